@@ -1,0 +1,71 @@
+"""`verbatim`: everything the desktop app can do, from a terminal."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from app import __version__
+from app.commands import CliContext, CommandGroups, command_modules
+from app.logging_setup import setup_logging
+from models.errors import VerbatimError
+
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="verbatim",
+        description="An offline second brain for people who think out loud.",
+        epilog="Run 'verbatim COMMAND --help' for a command's options. Nothing leaves this computer.",
+    )
+    parser.add_argument("--version", action="version", version=f"verbatim {__version__}")
+    parser.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="library folder (default: $VERBATIM_DATA_DIR or the user data folder)",
+    )
+    top = parser.add_subparsers(title="commands", metavar="COMMAND", dest="command")
+    eval_parser = top.add_parser("eval", help="measure transcription, retrieval and answers on a dataset")
+    eval_sub = eval_parser.add_subparsers(title="evaluations", metavar="WHAT", dest="eval_command")
+    bench_parser = top.add_parser("bench", help="measure speed and memory against baselines")
+    bench_sub = bench_parser.add_subparsers(title="benchmarks", metavar="WHAT", dest="bench_command")
+    for group_parser in (eval_parser, bench_parser):
+        group_parser.set_defaults(handler=lambda args, ctx, p=group_parser: p.print_help() or EXIT_USAGE)
+    groups = CommandGroups(top=top, eval=eval_sub, bench=bench_sub)
+    for module in command_modules():
+        module.register(groups)
+    # `eval` and `bench` read better at the end of the list.
+    top._choices_actions.sort(key=lambda a: a.dest in ("eval", "bench"))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return EXIT_USAGE
+    ctx = CliContext(data_dir_arg=args.data_dir)
+    try:
+        setup_logging(ctx.data_dir.logs_dir, verbose=getattr(args, "verbose", False))
+        result = args.handler(args, ctx)
+        return int(result or 0)
+    except VerbatimError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        if exc.fix:
+            print(f"  fix: {exc.fix}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    finally:
+        ctx.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

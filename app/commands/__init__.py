@@ -1,0 +1,68 @@
+"""CLI commands, one module per area. Each module defines `register(groups)` and, optionally,
+`ORDER` (position in `verbatim --help`). Modules are discovered, so adding a command never
+means editing a central list."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import pkgutil
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, TextIO
+
+from app.library import Library
+from app.paths import DataDir
+
+
+@dataclass
+class CommandGroups:
+    top: Any  # argparse subparsers of `verbatim`
+    eval: Any  # subparsers of `verbatim eval`
+    bench: Any  # subparsers of `verbatim bench`
+
+
+@dataclass
+class CliContext:
+    """What a command handler gets besides its arguments."""
+
+    data_dir_arg: str | None
+    out: TextIO = field(default_factory=lambda: sys.stdout)
+    _library: Library | None = None
+
+    @property
+    def data_dir(self) -> DataDir:
+        return DataDir.resolve(self.data_dir_arg)
+
+    @property
+    def library(self) -> Library:
+        if self._library is None:
+            self._library = Library(self.data_dir)
+        return self._library
+
+    def print(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def print_json(self, value: Any) -> None:
+        json.dump(value, self.out, indent=2, ensure_ascii=False, default=str)
+        self.out.write("\n")
+        self.out.flush()
+
+    def close(self) -> None:
+        if self._library is not None:
+            self._library.close()
+
+
+Handler = Callable[[argparse.Namespace, CliContext], int | None]
+
+
+def command_modules() -> list[ModuleType]:
+    found = []
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        if hasattr(module, "register"):
+            found.append(module)
+    return sorted(found, key=lambda m: (getattr(m, "ORDER", 100), m.__name__))

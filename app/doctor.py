@@ -1,0 +1,88 @@
+"""`verbatim doctor`: everything that can stop Verbatim from working, each with its fix."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import asdict, dataclass
+
+from app.library import Library
+from app.model_status import all_model_status
+from capture.devices import list_input_devices
+from memory.health import sqlite_features
+from models.errors import VerbatimError
+
+MIN_FREE_BYTES = 2 * 1024**3  # an hour of 16 kHz audio is ~115 MB; 2 GB leaves room for models too
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+    severity: str = "error"  # "error" stops Verbatim working; "warning" limits it
+
+    def to_json(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def _database_checks() -> list[Check]:
+    features = sqlite_features()
+    return [
+        Check(
+            "sqlite-vec",
+            "sqlite_vec" in features,
+            f"sqlite-vec {features.get('sqlite_vec')} on SQLite {features['sqlite']}"
+            if "sqlite_vec" in features
+            else str(features.get("sqlite_vec_error")),
+            "reinstall with 'make install'",
+        ),
+        Check(
+            "fts5", bool(features.get("fts5")), "FTS5 full-text search", "reinstall apsw with 'make install'"
+        ),
+    ]
+
+
+def _audio_check() -> Check:
+    try:
+        devices = list_input_devices()
+    except VerbatimError as exc:
+        return Check("audio input", False, exc.message, exc.fix or "", severity="warning")
+    if not devices:
+        return Check(
+            "audio input",
+            False,
+            "no microphone found: recording is unavailable; importing files still works",
+            "connect a microphone, or check the system's sound settings",
+            severity="warning",
+        )
+    default = next((d.name for d in devices if d.is_default), devices[0].name)
+    return Check("audio input", True, f"{len(devices)} input device(s); default: {default}")
+
+
+def _disk_check(library: Library) -> Check:
+    usage = shutil.disk_usage(library.data_dir.root)
+    free_gb = usage.free / 1024**3
+    return Check(
+        "free disk",
+        usage.free >= MIN_FREE_BYTES,
+        f"{free_gb:.1f} GB free in {library.data_dir.root}",
+        "free some disk space: recordings need about 115 MB per hour",
+        severity="warning",
+    )
+
+
+def run_checks(library: Library, *, load_models: bool = False) -> list[Check]:
+    checks = _database_checks()
+    try:
+        store = library.store
+        checks.append(Check("library", store.integrity_check() == "ok", f"database at {store.path}"))
+    except VerbatimError as exc:
+        checks.append(Check("library", False, exc.message, exc.fix or ""))
+    for status in all_model_status(library, verify=True, load=load_models):
+        ok = status.present and status.sha256_verified and status.loads is not False
+        detail = f"{status.name} at {status.path}" if ok else status.problem
+        checks.append(Check(f"model: {status.role}", ok, detail, status.fix))
+    checks.append(_audio_check())
+    checks.append(_disk_check(library))
+    return checks

@@ -1,0 +1,66 @@
+"""Where a library's files live. One data folder holds everything a user would back up."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "verbatim"
+
+
+def default_data_root() -> Path:
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+@dataclass(frozen=True)
+class DataDir:
+    root: Path
+    models_override: Path | None = None
+
+    @classmethod
+    def resolve(cls, given: str | os.PathLike[str] | None = None) -> DataDir:
+        """`--data-dir`, else VERBATIM_DATA_DIR, else the platform's user data folder.
+
+        VERBATIM_MODELS_DIR points several data folders (tests, a second library) at one set of
+        provisioned models, so the large weights are not copied for each.
+        """
+        root = given or os.environ.get("VERBATIM_DATA_DIR") or default_data_root()
+        models = os.environ.get("VERBATIM_MODELS_DIR")
+        return cls(Path(root).expanduser().resolve(), Path(models).expanduser().resolve() if models else None)
+
+    @property
+    def db_path(self) -> Path:
+        return self.root / "verbatim.db"
+
+    @property
+    def audio_dir(self) -> Path:
+        """Finished audio, content-addressed: audio/<sha256[:2]>/<sha256>.<ext>."""
+        return self.root / "audio"
+
+    @property
+    def recordings_dir(self) -> Path:
+        """Recordings in progress (crash-safe block files), recovered at the next start."""
+        return self.root / "recording"
+
+    @property
+    def models_dir(self) -> Path:
+        return self.models_override or self.root / "models"
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.root / "logs"
+
+    @property
+    def backups_dir(self) -> Path:
+        return self.root / "backups"
+
+    @property
+    def settings_path(self) -> Path:
+        return self.root / "settings.json"
+
+    def ensure(self) -> None:
+        for folder in (self.root, self.audio_dir, self.recordings_dir, self.logs_dir):
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)

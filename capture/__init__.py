@@ -1,0 +1,1 @@
+"""Audio in: recorder, importers, folder watch, transcription pipeline. Never imports Qt."""

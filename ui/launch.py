@@ -1,0 +1,34 @@
+"""`make run` / `verbatim-app`: start the desktop window, or explain why not and show the CLI."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from app.cli import build_parser
+
+
+def has_display() -> bool:
+    if sys.platform in ("darwin", "win32"):
+        return True
+    if os.environ.get("QT_QPA_PLATFORM", "").startswith(("offscreen", "minimal", "vnc")):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    if not has_display():
+        print(
+            "No display found (DISPLAY and WAYLAND_DISPLAY are unset), so the desktop window cannot open.\n"
+            "Everything the app does is available from the command line: .venv/bin/verbatim COMMAND\n"
+            "(or run under a virtual screen: xvfb-run make run)\n"
+        )
+        build_parser().print_help()
+        return 0
+    from ui.main import run_app
+
+    return run_app(argv or [])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
