@@ -1,0 +1,81 @@
+"""What a first run needs to know, quickly: are the models there, is there a microphone, any projects.
+
+The desktop window asks this at start-up (off its main thread) to show guidance instead of errors.
+Fast by design: model files are checked for presence only (no hashing, no loading); `verbatim
+doctor` does the thorough check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from app.library import Library
+from app.model_status import model_status
+from app.projects import list_projects
+from capture.devices import list_input_devices
+from models.catalogue import Role
+from models.errors import VerbatimError
+
+
+@dataclass(frozen=True)
+class MissingModel:
+    role: str
+    name: str
+    problem: str
+    fix: str
+
+
+@dataclass(frozen=True)
+class Readiness:
+    projects: int
+    microphone: str | None  # the default input device's name; None when there is none
+    microphone_problem: str = ""
+    microphone_fix: str = ""
+    missing_models: list[MissingModel] = field(default_factory=list)
+
+    @property
+    def can_record(self) -> bool:
+        return self.microphone is not None
+
+    @property
+    def first_run(self) -> bool:
+        return self.projects == 0
+
+
+def _microphone() -> tuple[str | None, str, str]:
+    try:
+        devices = list_input_devices()
+    except VerbatimError as exc:
+        return None, exc.message, exc.fix or ""
+    if not devices:
+        return (
+            None,
+            "No microphone found: recording is off; importing files still works.",
+            "connect a microphone, or check the system's sound settings",
+        )
+    default = next((d for d in devices if d.is_default), devices[0])
+    return default.name, "", ""
+
+
+def check_readiness(library: Library) -> Readiness:
+    missing = []
+    for role in Role:
+        status = model_status(library, role, verify=False, load=False)
+        if not status.present:
+            missing.append(MissingModel(role.value, status.name, status.problem, status.fix))
+    microphone, problem, fix = _microphone()
+    return Readiness(
+        projects=len(list_projects(library)),
+        microphone=microphone,
+        microphone_problem=problem,
+        microphone_fix=fix,
+        missing_models=missing,
+    )
+
+
+def input_device_names() -> list[str]:
+    """Names of the audio inputs a user can pick in settings; empty when there are none."""
+    try:
+        return [d.name for d in list_input_devices()]
+    except VerbatimError:
+        return []
