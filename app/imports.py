@@ -62,4 +62,15 @@ def import_corpus(library: Library, path: Path, *, project: str | None = None) -
             results.append(ImportResult(label, "failed", message=exc.message))
             continue
         results.append(ImportResult(label, "imported", recording_id, target.name))
+        _index_imported(library, recording_id)
     return results
+
+
+def _index_imported(library: Library, recording_id: int) -> None:
+    """Make an imported recording searchable now; if that fails, start-up indexing retries it."""
+    from app.indexing import index_recording
+
+    try:
+        index_recording(library, recording_id, final=True)
+    except VerbatimError as exc:
+        log.warning("recording %s imported but not indexed yet: %s", recording_id, exc.message)

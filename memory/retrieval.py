@@ -1,0 +1,198 @@
+"""Hybrid retrieval: BM25 over FTS5 and KNN over sqlite-vec, fused, then weighted by recency.
+
+Candidates come from each retriever within the scope (projects, date range); the fusion and the
+recency weight are in memory/ranking.py so they can be measured and changed without SQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+
+from memory import fts
+from memory.hits import Hit
+from memory.index import VECTOR_TABLE, vector_state
+from memory.ranking import Candidate, RankingOptions, rank
+from memory.store import Store
+from models.errors import InputError, StoreError
+
+MODES = ("hybrid", "keyword", "vector")
+MAX_QUERY_CHARS = 10_000
+KNN_MAX = 4096  # sqlite-vec's limit on k
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where to look: project ids (None = all) and a spoken_at range (store time, inclusive)."""
+
+    project_ids: tuple[int, ...] | None = None
+    since: str | None = None
+    until: str | None = None
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str
+    vector: np.ndarray | None = None  # the query's embedding; None = keyword only
+    vector_model: str | None = None  # the model that made it; must match the index
+    as_of: datetime | None = None
+    k: int = 10
+    mode: str = "hybrid"
+    options: RankingOptions = field(default_factory=RankingOptions)
+
+
+def check_query(text: str) -> str:
+    cleaned = text.strip()
+    if not cleaned:
+        raise InputError("the search is empty", fix='type a few words, e.g. verbatim search "beacon budget"')
+    return cleaned[:MAX_QUERY_CHARS]
+
+
+# --- candidates -------------------------------------------------------------------------------------
+def _scope_sql(scope: Scope, alias: str) -> tuple[str, list[object]]:
+    where: list[str] = []
+    params: list[object] = []
+    if scope.project_ids is not None:
+        where.append(f"{alias}.project_id IN ({','.join('?' * len(scope.project_ids))})")
+        params += list(scope.project_ids)
+    if scope.since:
+        where.append(f"{alias}.spoken_at >= ?")
+        params.append(scope.since)
+    if scope.until:
+        where.append(f"{alias}.spoken_at <= ?")
+        params.append(scope.until)
+    return "".join(f" AND {w}" for w in where), params
+
+
+def keyword_candidates(store: Store, text: str, scope: Scope, limit: int) -> list[tuple[int, float]]:
+    """(chunk_id, BM25 score, higher is better), best first."""
+    terms = fts.query_terms(text)
+    if not terms or (scope.project_ids is not None and not scope.project_ids):
+        return []
+    filters, params = _scope_sql(scope, "c")
+    rows = store.rows(
+        "SELECT c.id, -bm25(chunks_fts) AS score FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid"
+        f" WHERE chunks_fts MATCH ?{filters} ORDER BY bm25(chunks_fts) LIMIT ?",
+        [fts.match_expression(terms), *params, limit],
+    )
+    return [(int(cid), float(score)) for cid, score in rows]
+
+
+def vector_candidates(store: Store, vector: np.ndarray, scope: Scope, limit: int) -> list[tuple[int, float]]:
+    """(chunk_id, cosine similarity), best first. Project is the partition key: one scan each."""
+    if scope.project_ids is not None and not scope.project_ids:
+        return []
+    blob = np.asarray(vector, dtype="<f4").tobytes()
+    k = min(limit, KNN_MAX)
+    dates, date_params = "", list[object]()
+    if scope.since:
+        dates += " AND spoken_at >= ?"
+        date_params.append(scope.since)
+    if scope.until:
+        dates += " AND spoken_at <= ?"
+        date_params.append(scope.until)
+    sql = f"SELECT chunk_id, distance FROM {VECTOR_TABLE} WHERE embedding MATCH ? AND k = ?{dates}"
+    found: list[tuple[int, float]] = []
+    if scope.project_ids is None:
+        found = store.rows(sql, [blob, k, *date_params])
+    else:
+        for pid in scope.project_ids:
+            found += store.rows(sql + " AND project_id = ?", [blob, k, *date_params, pid])
+    found.sort(key=lambda r: r[1])
+    return [(int(cid), 1.0 - float(distance)) for cid, distance in found[:k]]
+
+
+# --- hits ------------------------------------------------------------------------------------------
+def load_hits(store: Store, chunk_ids: Sequence[int]) -> dict[int, Hit]:
+    """Hits (score 0) for chunk ids, with their project, recording and covered segment ids."""
+    if not chunk_ids:
+        return {}
+    marks = ",".join("?" * len(chunk_ids))
+    rows = store.all(
+        "SELECT c.id AS chunk_id, c.recording_id, c.project_id, p.name AS project, r.title, c.spoken_at,"
+        " c.start, c.end, c.text, c.first_idx, c.last_idx, c.provisional"
+        " FROM chunks c JOIN recordings r ON r.id = c.recording_id JOIN projects p ON p.id = c.project_id"
+        f" WHERE c.id IN ({marks})",
+        list(chunk_ids),
+    )
+    hits: dict[int, Hit] = {}
+    for row in rows:
+        segment_ids = []
+        if not row["provisional"]:
+            segment_ids = [
+                int(r[0])
+                for r in store.rows(
+                    "SELECT id FROM segments WHERE recording_id = ? AND idx BETWEEN ? AND ? ORDER BY idx",
+                    (row["recording_id"], row["first_idx"], row["last_idx"]),
+                )
+            ]
+        hits[row["chunk_id"]] = Hit(
+            chunk_id=row["chunk_id"],
+            recording_id=row["recording_id"],
+            project_id=row["project_id"],
+            project=row["project"],
+            title=row["title"],
+            spoken_at=row["spoken_at"],
+            start=row["start"],
+            end=row["end"],
+            text=row["text"],
+            segment_ids=segment_ids,
+            score=0.0,
+        )
+    return hits
+
+
+def _spoken_at(store: Store, chunk_ids: Sequence[int]) -> dict[int, str]:
+    if not chunk_ids:
+        return {}
+    marks = ",".join("?" * len(chunk_ids))
+    return {
+        int(i): str(t)
+        for i, t in store.rows(f"SELECT id, spoken_at FROM chunks WHERE id IN ({marks})", list(chunk_ids))
+    }
+
+
+def retrieve(store: Store, query: Query, scope: Scope) -> list[Hit]:
+    """The best `query.k` passages in scope, best first, each with its score components."""
+    if query.mode not in MODES:
+        raise InputError(f"unknown search mode {query.mode!r}", fix=f"use one of {', '.join(MODES)}")
+    if query.k < 1:
+        raise InputError("k must be at least 1")
+    text = check_query(query.text)
+    pool = max(query.options.candidates, query.k)
+    keyword: list[tuple[int, float]] = []
+    vector: list[tuple[int, float]] = []
+    if query.mode in ("hybrid", "keyword"):
+        keyword = keyword_candidates(store, text, scope, pool)
+    if query.mode in ("hybrid", "vector"):
+        vector = _vector_or_none(store, query, scope, pool)
+    ids = list(dict.fromkeys([cid for cid, _ in keyword] + [cid for cid, _ in vector]))
+    candidates = [Candidate(cid, spoken_at) for cid, spoken_at in _spoken_at(store, ids).items()]
+    ranked = rank(candidates, keyword, vector, as_of=query.as_of, options=query.options)[: query.k]
+    hits = load_hits(store, [c.chunk_id for c in ranked])
+    out = []
+    for c in ranked:
+        hit = hits[c.chunk_id]
+        hit.score = c.score
+        hit.components = c.components
+        out.append(hit)
+    return out
+
+
+def _vector_or_none(store: Store, query: Query, scope: Scope, pool: int) -> list[tuple[int, float]]:
+    if query.vector is None:
+        if query.mode == "vector":
+            raise StoreError("vector search needs the embedding model", fix="run 'verbatim models provision'")
+        return []
+    state = vector_state(store)
+    if state is None or state[0] != query.vector_model:
+        if query.mode == "vector":
+            raise StoreError(
+                "the vector index was built with another embedding model (or not yet built)",
+                fix="run 'verbatim index' to rebuild it",
+            )
+        return []
+    return vector_candidates(store, query.vector, scope, pool)
