@@ -1,0 +1,84 @@
+"""`verbatim search` and `verbatim index` as a user runs them."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.library import Library
+from memory import index
+from tests.cli import run
+from tests.conftest import require_models
+from tests.retrieval_corpus import NOTES, add_note, build_library
+
+
+@pytest.fixture
+def notes(library: Library) -> Library:
+    require_models()
+    build_library(library)
+    return library
+
+
+@pytest.mark.slow
+def test_search_prints_passages_with_project_time_and_why(notes: Library) -> None:
+    result = run("search", "Who is the site engineer?", "--as-of", "2026-06-01T09:00")
+    assert result.code == 0, result.err
+    first = result.out.split("\n\n")[0]
+    assert first.startswith("1. Millbrook · 2026-04-14 09:15 · 0:00–")
+    assert "Owain Pritchard" in first and "score " in first and "recency=" in first
+
+
+@pytest.mark.slow
+def test_search_json_has_every_hit_field_and_honours_scope_and_mode(notes: Library) -> None:
+    result = run(
+        "search",
+        "budget",
+        "--project",
+        "Tidewater",
+        "--k",
+        "1",
+        "--mode",
+        "keyword",
+        "--json",
+        "--as-of",
+        "2026-06-01",
+    )
+    assert result.code == 0, result.err
+    data = result.json()
+    assert data["mode"] == "keyword" and len(data["hits"]) == 1
+    hit = data["hits"][0]
+    assert hit["project"] == "Tidewater" and hit["segment_ids"] and "keyword_rank" in hit["components"]
+    assert set(hit) >= {"project", "recording_id", "spoken_at", "start", "end", "text", "score", "components"}
+    dated = run("search", "budget", "--since", "2026-05-01", "--until", "2026-05-31", "--json").json()
+    assert {h["spoken_at"][:7] for h in dated["hits"]} == {"2026-05"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("query", ['"Owain', "NEAR(a b)", "*", "AND", "(", "🎉", "x" * 12000])
+def test_search_never_fails_on_odd_queries(notes: Library, query: str) -> None:
+    result = run("search", query, "--json")
+    assert result.code == 0, result.err
+    assert isinstance(result.json()["hits"], list)
+
+
+def test_search_explains_bad_input_in_one_line(library: Library) -> None:
+    empty = run("search", "   ")
+    assert empty.code == 1 and empty.err.startswith("error: the search is empty")
+    unknown = run("search", "budget", "--project", "Nowhere")
+    assert unknown.code == 1 and "no project named 'Nowhere'" in unknown.err
+    bad_date = run("search", "budget", "--as-of", "yesterday")
+    assert bad_date.code == 1 and "not a date" in bad_date.err
+    assert run("search", "budget").code == 0  # an empty library is not an error
+
+
+@pytest.mark.slow
+def test_index_makes_pending_recordings_searchable(library: Library) -> None:
+    require_models()
+    project, spoken_at, lines = NOTES[1]
+    add_note(library, project, spoken_at, lines)
+    assert run("search", "Pritchard", "--json").json()["hits"] == []
+    result = run("index")
+    assert result.code == 0, result.err
+    assert result.out.startswith("indexed 1 recordings") and "with vectors" in result.out
+    assert run("search", "Pritchard", "--json").json()["hits"][0]["project"] == "Millbrook"
+    stats = run("index", "--json").json()["index"]
+    assert stats == index.index_stats(library.store) and stats["embedded"] == stats["chunks"] > 0
