@@ -17,8 +17,14 @@ def test_window_shows_projects(qtbot, library) -> None:  # type: ignore[no-untyp
     window = MainWindow(library)
     qtbot.addWidget(window)
     window.show()
-    texts = [window.projects.item(i).text() for i in range(window.projects.count())]
-    assert texts[0] == "All projects" and texts[1].startswith("Harbourline")
+
+    def texts() -> list[str]:
+        return [window.projects.item(i).text() for i in range(window.projects.count())]
+
+    qtbot.waitUntil(lambda: len(texts()) == 2, timeout=10_000)  # loaded off the main thread
+    assert texts()[0] == "All projects" and texts()[1].startswith("Harbourline")
+    window.close()
+    qtbot.waitUntil(window.ops.is_idle, timeout=10_000)
 
 
 def test_make_run_without_display_explains_and_shows_the_cli() -> None:

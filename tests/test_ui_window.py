@@ -1,0 +1,152 @@
+"""The main window on a real library: projects, timeline, a recording's transcript, edits, search."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from app.imports import import_corpus
+from app.projects import add_project, list_projects
+from app.recordings import list_recordings
+from tests.ui_helpers import WAIT_MS, note, sidebar_names, window, write_corpus
+
+__all__ = ["window"]  # the fixture
+
+
+def test_first_run_shows_guidance_not_errors(window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    qtbot.waitUntil(lambda: window.readiness is not None, timeout=WAIT_MS)
+    assert window.readiness.first_run
+    assert window.stack.currentWidget() is window.welcome
+    assert "Create a project" in window.welcome.steps.text()
+    # whatever the microphone and models situation, it is a notice in the window, never a dialog
+    from PySide6.QtWidgets import QDialog
+
+    assert not [d for d in window.findChildren(QDialog) if d.isVisible()]
+    for text in window.notices.texts():
+        assert text.startswith(("Note:", "Info:"))
+
+
+def test_create_rename_archive_projects(window, qtbot, library) -> None:  # type: ignore[no-untyped-def]
+    window.sidebar.create_project("Harbourline")
+    qtbot.waitUntil(lambda: "Harbourline" in sidebar_names(window), timeout=WAIT_MS)
+    assert window.stack.currentWidget() is window.timeline  # the welcome page gives way
+    assert window.sidebar.current_project() == "Harbourline"  # a new project is selected
+    window.sidebar.rename_project("Harbourline", "Harbourline Ltd")
+    qtbot.waitUntil(lambda: "Harbourline Ltd" in sidebar_names(window), timeout=WAIT_MS)
+    assert [p.name for p in list_projects(library)] == ["Harbourline Ltd"]
+    window.sidebar.set_archived("Harbourline Ltd", True)
+    qtbot.waitUntil(lambda: "Harbourline Ltd" not in sidebar_names(window), timeout=WAIT_MS)
+    window.sidebar.show_archived.setChecked(True)
+    qtbot.waitUntil(lambda: "Harbourline Ltd" in sidebar_names(window), timeout=WAIT_MS)
+    row = sidebar_names(window).index("Harbourline Ltd")
+    assert "archived" in window.projects.item(row).data(Qt.ItemDataRole.UserRole + 1)
+
+
+def test_a_duplicate_project_name_is_a_notice(window, qtbot, library) -> None:  # type: ignore[no-untyped-def]
+    add_project(library, "Atlas")
+    window.sidebar.create_project("atlas")
+    qtbot.waitUntil(lambda: any("already exists" in t for t in window.notices.texts()), timeout=WAIT_MS)
+
+
+def test_imported_note_is_on_the_timeline_and_opens(window, qtbot, library, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    corpus = write_corpus(
+        tmp_path / "notes.jsonl",
+        [
+            note(
+                "a",
+                "Harbourline",
+                "2026-06-01T08:40:00",
+                ["The go-live is the 6th.", "No wait, the 13th."],
+                speaker="Dana",
+            ),
+            note(
+                "b", "Atlas", "2026-06-03T09:15:00", ["We picked Postgres for reporting."], title="Reporting"
+            ),
+        ],
+    )
+    import_corpus(library, corpus)
+    window.check_for_outside_changes()  # what the window does every few seconds: the CLI imported
+    model = window.timeline_model
+    qtbot.waitUntil(lambda: len(model.row_of_id) == 2, timeout=WAIT_MS)
+    kinds = [r.kind for r in model.rows]
+    assert kinds[0] == "week" and kinds[1] == "day" and kinds.count("recording") == 2
+    newest = model.rows[2].recording
+    assert newest.title == "Reporting" and newest.project == "Atlas"
+    assert "Reporting" in model.data(model.index(2), Qt.ItemDataRole.AccessibleTextRole)
+
+    row = model.row_for(
+        next(i for i, r in model.row_of_id.items() if model.rows[r].recording.project == "Harbourline")
+    )
+    window.timeline.view.setCurrentIndex(model.index(row))
+    qtbot.keyClick(window.timeline.view, Qt.Key.Key_Return)
+    view = window.recording_view
+    qtbot.waitUntil(lambda: view.model.rowCount() == 2, timeout=WAIT_MS)
+    assert window.stack.currentWidget() is view
+    first = view.model.index(0, 2).data()
+    assert first == "The go-live is the 6th."
+    assert view.model.index(0, 1).data() == "Dana"
+    assert view.model.index(1, 0).data() == "0:04"
+    assert "transcript" in view.no_audio.text()  # no audio: it says so instead of a dead player
+
+
+def test_an_edit_is_a_version_and_the_raw_stays(window, qtbot, library, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import_corpus(
+        library,
+        write_corpus(
+            tmp_path / "n.jsonl",
+            [note("k", "Harbourline", "2026-06-01T08:40:00", ["I spoke to Kent about the budget."])],
+        ),
+    )
+    recording_id = list_recordings(library)[0].id
+    window.open_recording(recording_id)
+    view = window.recording_view
+    qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT_MS)
+    index = view.model.index(0, 2)
+    assert view.model.setData(index, "I spoke to Chen about the budget.")
+    qtbot.waitUntil(lambda: view.model.segments[0].edited, timeout=WAIT_MS)
+    assert view.model.index(0, 2).data().startswith("I spoke to Chen")
+    assert "Kent" in view.model.index(0, 2).data(Qt.ItemDataRole.ToolTipRole)
+    view.show_raw.setChecked(True)
+    assert view.model.index(0, 2).data() == "I spoke to Kent about the budget."
+    assert not view.model.flags(index) & Qt.ItemFlag.ItemIsEditable  # the raw words cannot be edited
+    from app.edits import edit_history
+
+    versions = edit_history(library, view.model.segments[0].id)
+    assert [v.version for v in versions] == [0, 1]
+    assert versions[0].text == "I spoke to Kent about the budget."
+
+
+def test_search_marks_matches_and_opens_the_moment(window, qtbot, library, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import_corpus(
+        library,
+        write_corpus(
+            tmp_path / "n.jsonl",
+            [
+                note(
+                    "r",
+                    "Atlas",
+                    "2026-06-01T08:40:00",
+                    ["Morning notes.", "We decided against Redis for the session cache.", "Lunch."],
+                ),
+                note("s", "Harbourline", "2026-06-02T10:00:00", ["Nothing about caches here, only budgets."]),
+            ],
+        ),
+    )
+    qtbot.keyClicks(window.search_box, "redis")
+    qtbot.keyClick(window.search_box, Qt.Key.Key_Return)
+    page = window.search_page
+    qtbot.waitUntil(lambda: len(page.cards) >= 1, timeout=WAIT_MS)
+    card = page.cards[0]
+    assert card.place.project == "Atlas"
+    assert "font-weight:bold'>Redis</span>" in card.body.text()
+    assert "Atlas" in card.citation.accessibleName()
+    qtbot.mouseClick(card.citation, Qt.MouseButton.LeftButton)
+    view = window.recording_view
+    qtbot.waitUntil(lambda: view.model.rowCount() == 3, timeout=WAIT_MS)
+    assert window.stack.currentWidget() is view
+    assert view.model.current_row == round(card.place.start / 4.0)
+
+
+def test_projects_created_elsewhere_appear(window, qtbot, library) -> None:  # type: ignore[no-untyped-def]
+    add_project(library, "From the CLI")
+    window.check_for_outside_changes()
+    qtbot.waitUntil(lambda: "From the CLI" in sidebar_names(window), timeout=WAIT_MS)

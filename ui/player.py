@@ -1,0 +1,156 @@
+"""Audio playback for one recording: play from a moment, follow the position, a small control bar.
+
+QtMultimedia's player ignores a seek before the media has loaded, so a seek asked for early is
+kept and applied once the file is ready: a citation can open a recording and land on its second.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtMultimedia import QAudioOutput, QMediaPlayer
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSlider, QStyle, QWidget
+
+from ui.format import clock
+
+log = logging.getLogger(__name__)
+
+
+class PlayerBar(QWidget):
+    position_changed = Signal(float)  # seconds
+    problem_found = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.player = QMediaPlayer(self)
+        self.audio = QAudioOutput(self)
+        self.player.setAudioOutput(self.audio)
+        self.path: Path | None = None
+        self._pending_seek_ms: int | None = None
+        self._play_when_ready = False
+        self._dragging = False
+        self.play_button = QPushButton()
+        self.play_button.setAccessibleName("Play")
+        self.play_button.setToolTip("Play or pause (Ctrl+Space)")
+        self.play_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaPlay))
+        self.play_button.clicked.connect(self.toggle)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setAccessibleName("Playback position")
+        self.slider.setRange(0, 0)
+        self.slider.sliderPressed.connect(lambda: setattr(self, "_dragging", True))
+        self.slider.sliderReleased.connect(self.on_slider_released)
+        self.slider.actionTriggered.connect(self.on_slider_action)
+        self.slider.setSingleStep(5000)
+        self.slider.setPageStep(30000)
+        self.time_label = QLabel("0:00 / 0:00")
+        self.time_label.setAccessibleName("Playback time")
+        self.time_label.setMinimumWidth(self.time_label.fontMetrics().horizontalAdvance("0:00:00 / 0:00:00"))
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.play_button)
+        layout.addWidget(self.slider, 1)
+        layout.addWidget(self.time_label)
+        self.player.positionChanged.connect(self.on_player_position_changed)
+        self.player.durationChanged.connect(self.on_player_duration_changed)
+        self.player.mediaStatusChanged.connect(self.on_player_media_status_changed)
+        self.player.playbackStateChanged.connect(self.on_player_playback_state_changed)
+        self.player.errorOccurred.connect(self.on_player_error)
+        self.setEnabled(False)
+
+    # --- loading and seeking ---------------------------------------------------------------------
+    def load(self, path: Path | None) -> None:
+        self.player.stop()
+        self._pending_seek_ms = None
+        self._play_when_ready = False
+        self.path = path
+        self.setEnabled(path is not None)
+        self.player.setSource(QUrl.fromLocalFile(str(path)) if path is not None else QUrl())
+        self.slider.setValue(0)
+        self._show_time(0)
+
+    def play_from(self, seconds: float, *, play: bool = True) -> None:
+        """Go to `seconds` (and play); works before the media has finished loading."""
+        if self.path is None:
+            return
+        ms = max(0, int(seconds * 1000))
+        if self._ready():
+            self.player.setPosition(ms)
+            self._pending_seek_ms = None
+        else:
+            self._pending_seek_ms = ms
+        self._show_time(ms)
+        self.slider.setValue(ms)
+        if play:
+            self._play_when_ready = not self._ready()
+            if self._ready():
+                self.player.play()
+
+    def position_seconds(self) -> float:
+        if self._pending_seek_ms is not None:
+            return self._pending_seek_ms / 1000
+        return self.player.position() / 1000
+
+    def toggle(self) -> None:
+        if self.player.playbackState() == QMediaPlayer.PlaybackState.PlayingState:
+            self.player.pause()
+        elif self.path is not None:
+            self.player.play()
+
+    def stop(self) -> None:
+        self.player.stop()
+
+    def _ready(self) -> bool:
+        return self.player.mediaStatus() in (
+            QMediaPlayer.MediaStatus.LoadedMedia,
+            QMediaPlayer.MediaStatus.BufferedMedia,
+            QMediaPlayer.MediaStatus.BufferingMedia,
+            QMediaPlayer.MediaStatus.EndOfMedia,
+        )
+
+    # --- player signals ---------------------------------------------------------------------------
+    def on_player_media_status_changed(self, status: QMediaPlayer.MediaStatus) -> None:
+        if status == QMediaPlayer.MediaStatus.InvalidMedia:
+            self.problem_found.emit("This recording's audio cannot be played.")
+            return
+        if self._ready() and self._pending_seek_ms is not None:
+            self.player.setPosition(self._pending_seek_ms)
+            self._pending_seek_ms = None
+            if self._play_when_ready:
+                self._play_when_ready = False
+                self.player.play()
+
+    def on_player_position_changed(self, ms: int) -> None:
+        if self._pending_seek_ms is not None:
+            return
+        if not self._dragging:
+            self.slider.setValue(ms)
+        self._show_time(ms)
+        self.position_changed.emit(ms / 1000)
+
+    def on_player_duration_changed(self, ms: int) -> None:
+        self.slider.setRange(0, max(0, ms))
+        self._show_time(self.player.position())
+
+    def on_player_playback_state_changed(self, state: QMediaPlayer.PlaybackState) -> None:
+        playing = state == QMediaPlayer.PlaybackState.PlayingState
+        icon = QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay
+        self.play_button.setIcon(self.style().standardIcon(icon))
+        self.play_button.setAccessibleName("Pause" if playing else "Play")
+
+    def on_player_error(self, _error: QMediaPlayer.Error, message: str) -> None:
+        log.warning("playback error: %s", message)
+        self.problem_found.emit(f"Playback failed: {message}")
+
+    def on_slider_action(self, action: int) -> None:
+        if action != QSlider.SliderAction.SliderMove.value and not self._dragging:  # keys, page clicks
+            self.play_from(self.slider.sliderPosition() / 1000, play=self.player.isPlaying())
+
+    def on_slider_released(self) -> None:
+        self._dragging = False
+        self.play_from(self.slider.value() / 1000, play=self.player.isPlaying())
+
+    def _show_time(self, ms: int) -> None:
+        total = self.player.duration()
+        self.time_label.setText(f"{clock(ms / 1000)} / {clock(total / 1000 if total > 0 else 0)}")
