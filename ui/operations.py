@@ -31,7 +31,10 @@ class Progress:
         self._op = op
 
     def __call__(self, fraction: float | None = None, message: str = "") -> None:
-        self._op._relay.progressed.emit(-1.0 if fraction is None else float(fraction), message)
+        try:
+            self._op._relay.progressed.emit(-1.0 if fraction is None else float(fraction), message)
+        except RuntimeError:  # the window is gone; the work carries on to its end or its cancel check
+            self._op._cancel.set()
 
     def cancelled(self) -> bool:
         return self._op._cancel.is_set()
@@ -43,7 +46,10 @@ class Progress:
 
     def emit(self, value: object) -> None:
         """Send a partial result (e.g. streamed answer text) to the task's `partial` callback."""
-        self._op._relay.partial.emit(value)
+        try:
+            self._op._relay.partial.emit(value)
+        except RuntimeError:
+            self._op._cancel.set()
 
 
 class _Relay(QObject):
@@ -99,9 +105,15 @@ class Op(QObject):
         try:
             result = self.fn(Progress(self)) if self.wants_progress else self.fn()
         except BaseException as exc:  # everything reaches the main thread, nothing dies silently
-            self._relay.failed.emit(exc)
+            self._deliver(self._relay.failed, exc)
             return
-        self._relay.finished.emit(result)
+        self._deliver(self._relay.finished, result)
+
+    def _deliver(self, signal: Any, value: object) -> None:
+        try:
+            signal.emit(value)
+        except RuntimeError:  # the window was closed while this ran: nobody is waiting for it
+            log.debug("result of %r dropped: its receiver is gone", self.label)
 
     @Slot(object)
     def _on_relay_finished(self, result: Any) -> None:

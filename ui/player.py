@@ -2,6 +2,8 @@
 
 QtMultimedia's player ignores a seek before the media has loaded, so a seek asked for early is
 kept and applied once the file is ready: a citation can open a recording and land on its second.
+The player (and FFmpeg behind it) is created when the first recording with audio is opened, not
+at start-up.
 """
 
 from __future__ import annotations
@@ -10,10 +12,13 @@ import logging
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtMultimedia import QAudioOutput, QMediaPlayer
+from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSlider, QStyle, QWidget
 
 from ui.format import clock
+
+if TYPE_CHECKING:
+    from PySide6.QtMultimedia import QAudioOutput, QMediaPlayer
 
 log = logging.getLogger(__name__)
 
@@ -24,9 +29,8 @@ class PlayerBar(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.player = QMediaPlayer(self)
-        self.audio = QAudioOutput(self)
-        self.player.setAudioOutput(self.audio)
+        self._player: QMediaPlayer | None = None
+        self._audio: QAudioOutput | None = None
         self.path: Path | None = None
         self._pending_seek_ms: int | None = None
         self._play_when_ready = False
@@ -52,21 +56,32 @@ class PlayerBar(QWidget):
         layout.addWidget(self.play_button)
         layout.addWidget(self.slider, 1)
         layout.addWidget(self.time_label)
-        self.player.positionChanged.connect(self.on_player_position_changed)
-        self.player.durationChanged.connect(self.on_player_duration_changed)
-        self.player.mediaStatusChanged.connect(self.on_player_media_status_changed)
-        self.player.playbackStateChanged.connect(self.on_player_playback_state_changed)
-        self.player.errorOccurred.connect(self.on_player_error)
         self.setEnabled(False)
+
+    @property
+    def player(self) -> QMediaPlayer:
+        if self._player is None:
+            from PySide6.QtMultimedia import QAudioOutput, QMediaPlayer
+
+            self._player = QMediaPlayer(self)
+            self._audio = QAudioOutput(self)
+            self._player.setAudioOutput(self._audio)
+            self._player.positionChanged.connect(self.on_player_position_changed)
+            self._player.durationChanged.connect(self.on_player_duration_changed)
+            self._player.mediaStatusChanged.connect(self.on_player_media_status_changed)
+            self._player.playbackStateChanged.connect(self.on_player_playback_state_changed)
+            self._player.errorOccurred.connect(self.on_player_error)
+        return self._player
 
     # --- loading and seeking ---------------------------------------------------------------------
     def load(self, path: Path | None) -> None:
-        self.player.stop()
         self._pending_seek_ms = None
         self._play_when_ready = False
         self.path = path
         self.setEnabled(path is not None)
-        self.player.setSource(QUrl.fromLocalFile(str(path)) if path is not None else QUrl())
+        if path is not None or self._player is not None:
+            self.player.stop()
+            self.player.setSource(QUrl.fromLocalFile(str(path)) if path is not None else QUrl())
         self.slider.setValue(0)
         self._show_time(0)
 
@@ -90,18 +105,26 @@ class PlayerBar(QWidget):
     def position_seconds(self) -> float:
         if self._pending_seek_ms is not None:
             return self._pending_seek_ms / 1000
-        return self.player.position() / 1000
+        return self._player.position() / 1000 if self._player is not None else 0.0
 
     def toggle(self) -> None:
-        if self.player.playbackState() == QMediaPlayer.PlaybackState.PlayingState:
+        if self.path is None:
+            return
+        if self.playing():
             self.player.pause()
-        elif self.path is not None:
+        else:
             self.player.play()
 
+    def playing(self) -> bool:
+        return self._player is not None and self._player.isPlaying()
+
     def stop(self) -> None:
-        self.player.stop()
+        if self._player is not None:
+            self._player.stop()
 
     def _ready(self) -> bool:
+        from PySide6.QtMultimedia import QMediaPlayer
+
         return self.player.mediaStatus() in (
             QMediaPlayer.MediaStatus.LoadedMedia,
             QMediaPlayer.MediaStatus.BufferedMedia,
@@ -111,6 +134,8 @@ class PlayerBar(QWidget):
 
     # --- player signals ---------------------------------------------------------------------------
     def on_player_media_status_changed(self, status: QMediaPlayer.MediaStatus) -> None:
+        from PySide6.QtMultimedia import QMediaPlayer
+
         if status == QMediaPlayer.MediaStatus.InvalidMedia:
             self.problem_found.emit("This recording's audio cannot be played.")
             return
@@ -134,6 +159,8 @@ class PlayerBar(QWidget):
         self._show_time(self.player.position())
 
     def on_player_playback_state_changed(self, state: QMediaPlayer.PlaybackState) -> None:
+        from PySide6.QtMultimedia import QMediaPlayer
+
         playing = state == QMediaPlayer.PlaybackState.PlayingState
         icon = QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay
         self.play_button.setIcon(self.style().standardIcon(icon))
@@ -145,12 +172,12 @@ class PlayerBar(QWidget):
 
     def on_slider_action(self, action: int) -> None:
         if action != QSlider.SliderAction.SliderMove.value and not self._dragging:  # keys, page clicks
-            self.play_from(self.slider.sliderPosition() / 1000, play=self.player.isPlaying())
+            self.play_from(self.slider.sliderPosition() / 1000, play=self.playing())
 
     def on_slider_released(self) -> None:
         self._dragging = False
-        self.play_from(self.slider.value() / 1000, play=self.player.isPlaying())
+        self.play_from(self.slider.value() / 1000, play=self.playing())
 
     def _show_time(self, ms: int) -> None:
-        total = self.player.duration()
+        total = self._player.duration() if self._player is not None else 0
         self.time_label.setText(f"{clock(ms / 1000)} / {clock(total / 1000 if total > 0 else 0)}")
