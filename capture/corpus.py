@@ -41,8 +41,8 @@ def _segment(raw: Any, where: str) -> SegmentIn:
     if not isinstance(raw, dict):
         raise InputError(f"{where}: a segment must be an object")
     text = _field(raw, "text", str, where)
-    start = raw.get("start", 0.0)
-    end = raw.get("end", start)
+    start: Any = raw.get("start", 0.0)
+    end: Any = raw.get("end", start)
     if not all(isinstance(t, int | float) and not isinstance(t, bool) for t in (start, end)):
         raise InputError(f"{where}: 'start' and 'end' must be numbers")
     if end < start:
@@ -62,7 +62,7 @@ def _parse_line(text: str, line: int, name: str) -> CorpusRecording:
     where = f"{name} line {line}"
     try:
         obj = json.loads(text)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise InputError(f"{where} is not valid JSON: {exc.msg}") from exc
     if not isinstance(obj, dict):
         raise InputError(f"{where}: expected an object per line")

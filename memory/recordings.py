@@ -163,7 +163,8 @@ def list_recordings(
     offset: int = 0,
 ) -> list[Recording]:
     """Newest first."""
-    where, params = [], []
+    where: list[str] = []
+    params: list[object] = []
     if project_id is not None:
         where.append("r.project_id = ?")
         params.append(project_id)
@@ -216,7 +217,9 @@ def append_segments(store: Store, recording_id: int, segments: Sequence[SegmentI
     """Store a batch of raw segments after those already stored, in one transaction."""
     ids = []
     with store.transaction():
-        next_idx = store.scalar("SELECT coalesce(max(idx) + 1, 0) FROM segments WHERE recording_id = ?", (recording_id,))
+        next_idx = store.scalar(
+            "SELECT coalesce(max(idx) + 1, 0) FROM segments WHERE recording_id = ?", (recording_id,)
+        )
         for offset, seg in enumerate(segments):
             text = seg.text.strip()
             if seg.end < seg.start:
@@ -244,7 +247,9 @@ def append_segments(store: Store, recording_id: int, segments: Sequence[SegmentI
 
 def last_segment_end(store: Store, recording_id: int) -> float:
     """Where a resumed transcription picks up: the end of the last committed segment."""
-    return float(store.scalar("SELECT coalesce(max(end), 0) FROM segments WHERE recording_id = ?", (recording_id,)))
+    return float(
+        store.scalar("SELECT coalesce(max(end), 0) FROM segments WHERE recording_id = ?", (recording_id,))
+    )
 
 
 _SEGMENT_SELECT = """
@@ -276,7 +281,9 @@ def get_segments(store: Store, segment_ids: Sequence[int]) -> list[Segment]:
     if not segment_ids:
         return []
     marks = ",".join("?" * len(segment_ids))
-    rows = store.all(f"{_SEGMENT_SELECT} WHERE s.id IN ({marks}) ORDER BY s.recording_id, s.idx", list(segment_ids))
+    rows = store.all(
+        f"{_SEGMENT_SELECT} WHERE s.id IN ({marks}) ORDER BY s.recording_id, s.idx", list(segment_ids)
+    )
     return [_segment(r) for r in rows]
 
 
@@ -292,7 +299,8 @@ def save_edit(store: Store, segment_id: int, text: str, *, speaker: str | None =
             "SELECT coalesce(max(version), 0) + 1 FROM segment_edits WHERE segment_id = ?", (segment_id,)
         )
         store.execute(
-            "INSERT INTO segment_edits (segment_id, version, text, speaker, created_at) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO segment_edits (segment_id, version, text, speaker, created_at)"
+            " VALUES (?, ?, ?, ?, ?)",
             (segment_id, version, text, speaker, now_iso()),
         )
     return int(version)
@@ -303,3 +311,19 @@ def edit_history(store: Store, segment_id: int) -> list[dict[str, Any]]:
         "SELECT version, text, speaker, created_at FROM segment_edits WHERE segment_id = ? ORDER BY version",
         (segment_id,),
     )
+
+
+def discard_empty_recording(store: Store, recording_id: int) -> bool:
+    """Remove a microphone recording that captured nothing (no audio, no segments). Returns whether it did."""
+    with store.transaction():
+        row = store.one(
+            "SELECT audio_path, (SELECT count(*) FROM segments WHERE recording_id = r.id) AS segments"
+            " FROM recordings r WHERE id = ?",
+            (recording_id,),
+        )
+        if row is None or row["audio_path"] or row["segments"]:
+            return False
+        store.execute("DELETE FROM live_segments WHERE recording_id = ?", (recording_id,))
+        store.execute("DELETE FROM jobs WHERE recording_id = ?", (recording_id,))
+        store.execute("DELETE FROM recordings WHERE id = ?", (recording_id,))
+    return True

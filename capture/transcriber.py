@@ -1,0 +1,180 @@
+"""Transcription of one audio file, in windows, as a stream of segments; and the worker process.
+
+Long files are transcribed in windows of a few minutes decoded on the fly, so memory does not grow
+with the length of the note. A window's last segments may be cut by its end, so only segments
+that end before the window's cut are kept; the next window starts exactly at the end of the last
+kept segment. Resuming after a crash is the same step: start at the end of the last committed
+segment. Either way no segment is produced twice.
+
+`worker_main` runs in a child process (multiprocessing 'spawn'): a native crash in CTranslate2 or
+FFmpeg kills the child, never the app. It sends ("kind", value) tuples over a queue.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import resource
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from capture.audio import SAMPLE_RATE, iter_audio_16k
+from models.errors import CancelledError, VerbatimError
+from models.whisper import TranscribedSegment, TranscriptionOptions, WhisperTranscriber
+
+log = logging.getLogger(__name__)
+
+WINDOW = 300.0  # seconds transcribed per pass: ~20 MB of audio, ~50 MB of features
+MARGIN = 30.0  # audio past the cut, so the segment crossing it is complete when it is dropped
+
+
+@dataclass(frozen=True)
+class WorkerRequest:
+    audio_path: str
+    model_path: str
+    start: float = 0.0
+    language: str | None = None
+    vocabulary: tuple[str, ...] = ()
+    window: float = WINDOW
+    beam_size: int = 5
+    cpu_threads: int | None = None
+    parent_pid: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def segment_json(seg: TranscribedSegment, offset: float) -> dict[str, Any]:
+    return {
+        "start": round(seg.start + offset, 3),
+        "end": round(seg.end + offset, 3),
+        "text": seg.text,
+        "words": [
+            [w.text, round(w.start + offset, 3), round(w.end + offset, 3), round(w.probability, 4)]
+            for w in seg.words
+        ],
+        "confidence": seg.confidence,
+    }
+
+
+def _fill(buffer: np.ndarray, blocks: Iterator[np.ndarray], need: int) -> tuple[np.ndarray, bool]:
+    """Top the buffer up to `need` samples; returns (buffer, whether the file is exhausted)."""
+    parts = [buffer]
+    size = buffer.shape[0]
+    while size < need:
+        try:
+            block = next(blocks)
+        except StopIteration:
+            return np.concatenate(parts), True
+        parts.append(block)
+        size += block.shape[0]
+    return np.concatenate(parts), False
+
+
+def transcribe_windows(
+    transcriber: WhisperTranscriber,
+    audio_path: Path,
+    options: TranscriptionOptions,
+    *,
+    start: float = 0.0,
+    window: float = WINDOW,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> Iterator[tuple[str, Any]]:
+    """Yield ("info", {...}) once, ("segment", {...}) per segment, ("position", seconds) per window."""
+    blocks = iter_audio_16k(audio_path, start=start, block_seconds=min(30.0, window))
+    buffer = np.zeros(0, dtype=np.float32)
+    offset, info_sent = start, False
+    while True:
+        buffer, exhausted = _fill(buffer, blocks, int((window + MARGIN) * SAMPLE_RATE))
+        if buffer.shape[0] < SAMPLE_RATE // 10:  # nothing (or a blip) left
+            break
+        if cancelled():
+            raise CancelledError("transcription cancelled")
+        cut = buffer.shape[0] / SAMPLE_RATE if exhausted else window
+        segments, info = transcriber.transcribe(buffer, options)
+        kept_end, first_start = 0.0, None
+        for seg in segments:
+            if not info_sent:
+                yield "info", {"language": info["language"], "probability": info["language_probability"]}
+                info_sent = True
+            if first_start is None:
+                first_start = seg.start
+            if seg.end > cut and not exhausted:
+                break  # cut off by the window: the next window transcribes it whole
+            yield "segment", segment_json(seg, offset)
+            kept_end = seg.end
+            if cancelled():
+                raise CancelledError("transcription cancelled")
+        if options.language is None and info_sent:
+            options = replace(options, language=info["language"])  # one language for the whole note
+        if exhausted:
+            break
+        # After the last kept segment; with none kept, past the silence (or up to the long segment).
+        advance = max(1.0, kept_end or (first_start if first_start else window))
+        buffer = buffer[int(advance * SAMPLE_RATE) :]
+        offset += advance
+        yield "position", offset
+    yield "position", offset + buffer.shape[0] / SAMPLE_RATE
+
+
+def peak_rss_mb() -> float:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 1024 / (1024 if sys.platform == "darwin" else 1)
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """A child must not outlive the app (kill -9 of the app would leave it transcribing for nobody)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to handle
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL("libc.so.6", use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except OSError:
+            pass
+    if parent_pid:
+
+        def watch() -> None:
+            while True:
+                if os.getppid() != parent_pid:
+                    os._exit(0)
+                threading.Event().wait(1.0)
+
+        threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
+def worker_main(request: WorkerRequest, out: Any, cancel: Any) -> None:
+    """Entry point of the transcription process."""
+    die_with_parent(request.parent_pid)
+    try:
+        transcriber = WhisperTranscriber(Path(request.model_path), cpu_threads=request.cpu_threads)
+        options = TranscriptionOptions(
+            language=request.language, vocabulary=list(request.vocabulary), beam_size=request.beam_size
+        )
+        out.put(("started", {"model": transcriber.name, "pid": os.getpid()}))
+        for event in transcribe_windows(
+            transcriber,
+            Path(request.audio_path),
+            options,
+            start=request.start,
+            window=request.window,
+            cancelled=cancel.is_set,
+        ):
+            out.put(event)
+        out.put(("done", {"peak_rss_mb": peak_rss_mb()}))
+    except CancelledError:
+        out.put(("cancelled", None))
+    except VerbatimError as exc:
+        out.put(("error", {"message": exc.message, "fix": exc.fix, "type": type(exc).__name__}))
+    except Exception as exc:  # a bug or an unexpected library error: reported, never silent
+        log.exception("transcription worker failed")
+        out.put(("error", {"message": f"transcription failed: {exc}", "fix": None, "type": "ModelError"}))
+    finally:
+        out.close()
+        out.join_thread()
