@@ -10,10 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.library import Library
-from app.model_status import model_status
 from app.projects import list_projects
 from capture.devices import list_input_devices
-from models.catalogue import Role
+from models.catalogue import SHIPPED, Role, model_files
 from models.errors import VerbatimError
 
 
@@ -57,12 +56,20 @@ def _microphone() -> tuple[str | None, str, str]:
     return default.name, "", ""
 
 
+def _missing_model(library: Library, role: Role) -> MissingModel | None:
+    """The role's model files are all there (checked by name only: no hashing, no loading)."""
+    registry = library.models
+    path = registry.path_for(role)
+    files = model_files(path, SHIPPED[role].format) if path.exists() else []
+    if files and all(f.is_file() for f in files):
+        return None
+    user = registry.is_user_model(role)
+    fix = "register another file in Settings" if user else "run 'verbatim models provision'"
+    return MissingModel(role.value, registry.name_for(role), f"{path} is missing", fix)
+
+
 def check_readiness(library: Library) -> Readiness:
-    missing = []
-    for role in Role:
-        status = model_status(library, role, verify=False, load=False)
-        if not status.present:
-            missing.append(MissingModel(role.value, status.name, status.problem, status.fix))
+    missing = [m for m in (_missing_model(library, role) for role in Role) if m is not None]
     microphone, problem, fix = _microphone()
     return Readiness(
         projects=len(list_projects(library)),

@@ -83,12 +83,15 @@ class Op(QObject):
         self.wants_progress = wants_progress
         self.running = True
         self.error: BaseException | None = None
+        self.fraction: float | None = None  # last reported progress, for the jobs list
+        self.message = ""
         self._cancel = threading.Event()
         self._finished = finished
         self._failed = failed
         self._relay = _Relay()
         self._relay.finished.connect(self._on_relay_finished)
         self._relay.failed.connect(self._on_relay_failed)
+        self._relay.progressed.connect(self._on_relay_progressed)
         if progress is not None:
             self._relay.progressed.connect(progress)
         if partial is not None:
@@ -114,6 +117,12 @@ class Op(QObject):
             signal.emit(value)
         except RuntimeError:  # the window was closed while this ran: nobody is waiting for it
             log.debug("result of %r dropped: its receiver is gone", self.label)
+
+    @Slot(float, str)
+    def _on_relay_progressed(self, fraction: float, message: str) -> None:
+        self.fraction = None if fraction < 0 else fraction
+        if message:
+            self.message = message
 
     @Slot(object)
     def _on_relay_finished(self, result: Any) -> None:
@@ -149,7 +158,7 @@ class Operations(QObject):
     """Owns the worker threads. `changed` tells views what a change touched (e.g. {"projects"})."""
 
     changed = Signal(object)  # frozenset[str]
-    tasks_changed = Signal()  # a long task started or ended: the job list redraws
+    tasks_changed = Signal()  # a long task started, moved on or ended: the job list redraws
 
     def __init__(self, on_error: ErrorHandler, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -235,6 +244,7 @@ class Operations(QObject):
         )
         self.tasks_changed.emit()
         op.done.connect(self.tasks_changed.emit)
+        op._relay.progressed.connect(lambda _f, _m: self.tasks_changed.emit())
         return op
 
     # --- bookkeeping -----------------------------------------------------------------------------

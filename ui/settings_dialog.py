@@ -261,30 +261,30 @@ class SettingsDialog(QDialog):
             self.add_watched(chosen, self.watch_project.currentText())
 
     def add_watched(self, path: str, project: str) -> None:
-        def save() -> None:
-            folders = [f for f in self.library.settings.watched_folders if f.path != path]
-            self.library.settings.watched_folders = [*folders, WatchedFolder(path=path, project=project)]
-            self.library.save_settings()
-
-        def done(_r: object) -> None:
+        def done(folder: WatchedFolder) -> None:
             self.show_watched()
-            self.say(f"Watching {path} for {project}.")
+            self.say(f"Watching {folder.path} for {folder.project}.")
+
+        from app import watch as watch_service
 
         self.ops.change(
-            save, changes={"settings", "watched"}, finished=done, failed=self._failed, label="watch folder"
+            lambda: watch_service.add_watched_folder(self.library, Path(path), project),
+            changes={"settings", "watched"},
+            finished=done,
+            failed=self._failed,
+            label="watch folder",
         )
 
     def remove_watched(self) -> None:
         row = self.watched.currentRow()
-        if row < 0:
+        folders = self.library.settings.watched_folders
+        if not 0 <= row < len(folders):
             return
-
-        def save() -> None:
-            del self.library.settings.watched_folders[row]
-            self.library.save_settings()
+        path = Path(folders[row].path)
+        from app import watch as watch_service
 
         self.ops.change(
-            save,
+            lambda: watch_service.remove_watched_folder(self.library, path),
             changes={"settings", "watched"},
             finished=lambda _r: self.show_watched(),
             failed=self._failed,

@@ -107,6 +107,7 @@ class ProjectSidebar(QWidget):
         self.projects.customContextMenuRequested.connect(self.on_projects_context_menu)
         self.projects.currentItemChanged.connect(self.on_projects_current_changed)
         self.projects.itemChanged.connect(self.on_projects_item_changed)
+        self.projects.itemClicked.connect(self.on_projects_item_clicked)
         self.new_button = QPushButton("New project")
         self.new_button.setAccessibleName("New project")
         self.new_button.setToolTip("Create a project (Ctrl+N)")
@@ -128,6 +129,7 @@ class ProjectSidebar(QWidget):
         self._loaded: list[Project] = []
         self._select_after_load: str | None = None
         self._filling = False
+        self._announced: str | None = None  # "All projects" is selected at start
         new_action = QAction("New project", self)
         new_action.setShortcut(QKeySequence.StandardKey.New)
         new_action.triggered.connect(self.start_new_project)
@@ -163,8 +165,9 @@ class ProjectSidebar(QWidget):
             item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{project.name}, {meta}")
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
             self.projects.addItem(item)
-        self._filling = False
         self._select(keep)
+        self._filling = False
+        self._announce_selection()
         self.projects_loaded.emit([p for p in found if p.archived_at is None])
 
     def _add_all_item(self, total: int | None = None) -> None:
@@ -191,11 +194,25 @@ class ProjectSidebar(QWidget):
         return list(self._loaded)
 
     def on_projects_current_changed(self, current: QListWidgetItem | None, _previous: object) -> None:
-        if self._filling or current is None or current.data(NEW_ITEM_ROLE):
+        if not self._filling:
+            self._announce_selection()
+
+    def on_projects_item_clicked(self, item: QListWidgetItem) -> None:
+        """A click on the selected project still means "show me its timeline"."""
+        if not item.data(NEW_ITEM_ROLE) and item.data(NAME_ROLE) == self._announced:
+            self.project_selected.emit(self._announced)
+
+    def _announce_selection(self) -> None:
+        """Tell the window when the selected project really changed (not on every reload)."""
+        current = self.projects.currentItem()
+        if current is None or current.data(NEW_ITEM_ROLE):
             return
         self.archive_button.setEnabled(current.data(NAME_ROLE) is not None)
         self.archive_button.setText("Restore" if current.data(ARCHIVED_ROLE) else "Archive")
-        self.project_selected.emit(current.data(NAME_ROLE))
+        name = current.data(NAME_ROLE)
+        if name != self._announced:
+            self._announced = name
+            self.project_selected.emit(name)
 
     # --- create, rename, archive ------------------------------------------------------------------
     def start_new_project(self) -> None:

@@ -1,29 +1,21 @@
-"""The main window: sidebar of projects, the timeline / recording / search pages, notices and jobs.
+"""The main window: routes between the views; each view talks to the app services itself, through
+the operations helper. Start-up shows the window first and loads everything after, so it is
+interactive at once whatever the size of the library.
 
-The window only assembles views and routes between them; each view talks to the app services
-through the operations helper. Start-up shows the window first and loads everything after, so it
-is interactive at once whatever the size of the library.
+Layout (built in ui/shell.py): toolbar (record controls, search, settings), notices, the live
+recording panel, then sidebar | pages (welcome, timeline, recording, search) | ask panel, and the
+jobs line in the status bar.
 """
 
 from __future__ import annotations
 
 import logging
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QMainWindow,
-    QSizePolicy,
-    QSplitter,
-    QStackedWidget,
-    QStatusBar,
-    QToolBar,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QFileDialog
 
 from app import projects as project_service
 from app import recordings as recording_service
@@ -32,16 +24,14 @@ from app.projects import Project
 from app.readiness import Readiness, check_readiness
 from app.recordings import Recording
 from ui.errors import describe
-from ui.notices import NoticeBar
-from ui.operations import Operations, Progress
-from ui.recording_view import RecordingView
-from ui.search_page import SearchPage
-from ui.settings_dialog import SettingsDialog
-from ui.sidebar import ALL_PROJECTS, ProjectSidebar
-from ui.theme import heading_font
-from ui.timeline_model import TimelineModel
-from ui.timeline_view import TimelineView
-from ui.welcome import WelcomePage
+from ui.format import duration, short_date
+from ui.importer import importable, local_paths, summarise
+from ui.operations import Progress
+from ui.shell import Shell
+from ui.sidebar import ALL_PROJECTS
+
+if TYPE_CHECKING:
+    from app.imports import ImportResult
 
 log = logging.getLogger(__name__)
 
@@ -49,63 +39,15 @@ STATUS_POLL_MS = 2000  # progress of recordings being transcribed
 CHANGES_POLL_MS = 5000  # notes added by the CLI, a watched folder or another window
 
 
-class TimelinePage(QWidget):
-    def __init__(self, model: TimelineModel, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.heading = QLabel(ALL_PROJECTS)
-        self.heading.setFont(heading_font(self.font(), scale=1.35))
-        self.heading.setAccessibleName("Timeline of")
-        self.summary = QLabel()
-        self.summary.setAccessibleName("Timeline summary")
-        self.view = TimelineView()
-        self.view.setModel(model)
-        self.empty = QLabel()
-        self.empty.setWordWrap(True)
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty.hide()
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.heading)
-        layout.addWidget(self.summary)
-        layout.addWidget(self.empty)
-        layout.addWidget(self.view, 1)
-
-
-class MainWindow(QMainWindow):
-    def __init__(self, library: Library, *, check_start: bool = True) -> None:
+class MainWindow(Shell):
+    def __init__(self, library: Library, *, check_start: bool = True, background: bool = True) -> None:
         super().__init__()
         self.library = library
         self.readiness: Readiness | None = None
-        self.setWindowTitle("Verbatim")
-        self.resize(1280, 800)
-        self.ops = Operations(self.show_error, self)
-        self.ops.changed.connect(self.on_ops_changed)
-        self.notices = NoticeBar()
-        self.sidebar = ProjectSidebar(self.ops, library)
-        self.projects = self.sidebar.projects  # the list widget, for tests and shortcuts
-        self.sidebar.project_selected.connect(self.on_sidebar_project_selected)
-        self.sidebar.projects_loaded.connect(self.on_sidebar_projects_loaded)
-        self.timeline_model = TimelineModel(self.ops, library, self)
-        self.timeline_model.loaded.connect(self.on_timeline_loaded)
-        self.timeline = TimelinePage(self.timeline_model)
-        self.timeline.view.recording_activated.connect(self.on_timeline_recording_activated)
-        self.recording_view = RecordingView(self.ops, library)
-        self.recording_view.back_requested.connect(self.show_timeline)
-        self.recording_view.message.connect(self.show_status)
-        self.search_page = SearchPage(self.ops, library)
-        self.search_page.open_requested.connect(self.open_recording)
-        self.search_page.back_requested.connect(self.show_timeline)
-        self.welcome = WelcomePage()
-        self.welcome.new_project_requested.connect(self.new_project)
-        self.welcome.provision_requested.connect(self.provision_models)
-        self.stack = QStackedWidget()
-        for page in (self.welcome, self.timeline, self.recording_view, self.search_page):
-            self.stack.addWidget(page)
-        self.stack.setCurrentWidget(self.timeline)
-        self.search_box = QLineEdit()
-        self.right_panel: QWidget | None = None
-        self._build_layout()
-        self._build_actions()
         self._last_signature: tuple[object, ...] | None = None
+        self.build_shell(library)
+        self._connect()
+        self.setAcceptDrops(True)
         self.status_poll = QTimer(self)
         self.status_poll.setInterval(STATUS_POLL_MS)
         self.status_poll.timeout.connect(self.refresh_active_recordings)
@@ -118,71 +60,53 @@ class MainWindow(QMainWindow):
             self.ops.query(
                 lambda: check_readiness(library), finished=self.on_readiness_checked, label="first-run check"
             )
+        if background:
+            self.background.start(self.jobs_panel.events.relay)
+            self.jobs_panel.load_open_jobs()
         self.check_for_outside_changes()  # the baseline later polls compare with
         self.status_poll.start()
         self.changes_poll.start()
 
-    # --- layout ---------------------------------------------------------------------------------
-    def _build_layout(self) -> None:
-        self.toolbar = QToolBar("Main")
-        self.toolbar.setObjectName("main-toolbar")
-        self.toolbar.setMovable(False)
-        self.addToolBar(self.toolbar)
-        self.toolbar_left = QWidget()
-        self.toolbar_left_layout = QHBoxLayout(self.toolbar_left)
-        self.toolbar_left_layout.setContentsMargins(4, 2, 4, 2)
-        self.toolbar.addWidget(self.toolbar_left)
-        spacer = QWidget()
-        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        self.toolbar.addWidget(spacer)
-        self.search_box.setPlaceholderText("Search your notes (Ctrl+F)")
-        self.search_box.setAccessibleName("Search your notes")
-        self.search_box.setClearButtonEnabled(True)
-        self.search_box.setMinimumWidth(280)
+    def _connect(self) -> None:
+        slots = {
+            "record": self.toggle_recording,
+            "pause": self.recorder.pause_or_resume,
+            "ask": self.ask_panel.focus_question,
+            "search": self.focus_search,
+            "projects": self.projects.setFocus,
+            "timeline": self.show_timeline,
+            "import": self.choose_files_to_import,
+            "play": self.recording_view.player.toggle,
+            "settings": self.open_settings,
+        }
+        for name, slot in slots.items():
+            self.actions_by_name[name].triggered.connect(slot)
         self.search_box.returnPressed.connect(self.on_search_box_return_pressed)
-        self.toolbar.addWidget(self.search_box)
-        self.settings_action = QAction("Settings", self)
-        self.settings_action.setShortcut(QKeySequence("Ctrl+,"))
-        self.settings_action.setToolTip("Settings (Ctrl+,)")
-        self.settings_action.triggered.connect(self.open_settings)
-        self.toolbar.addAction(self.settings_action)
-        centre = QWidget()
-        centre_layout = QVBoxLayout(centre)
-        centre_layout.setContentsMargins(0, 0, 0, 0)
-        centre_layout.addWidget(self.notices)
-        self.splitter = QSplitter()
-        self.splitter.addWidget(self.sidebar)
-        self.splitter.addWidget(self.stack)
-        self.splitter.setStretchFactor(0, 0)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([240, 1040])
-        self.splitter.setChildrenCollapsible(False)
-        centre_layout.addWidget(self.splitter, 1)
-        self.setCentralWidget(centre)
-        self.setStatusBar(QStatusBar())
-        self.status_label = QLabel("")
-        self.status_label.setAccessibleName("Status")
-        self.statusBar().addWidget(self.status_label, 1)
-
-    def add_right_panel(self, panel: QWidget, *, width: int = 420) -> None:
-        """The ask panel's place, right of the pages."""
-        self.right_panel = panel
-        self.splitter.addWidget(panel)
-        self.splitter.setStretchFactor(2, 0)
-        sizes = self.splitter.sizes()
-        self.splitter.setSizes([sizes[0], max(400, sum(sizes[1:]) - width), width])
-
-    def _build_actions(self) -> None:
-        shortcuts = [
-            ("Search", "Ctrl+F", self.focus_search),
-            ("Projects", "Ctrl+1", lambda: self.projects.setFocus()),
-            ("Timeline", "Ctrl+2", self.show_timeline),
-        ]
-        for label, keys, slot in shortcuts:
-            action = QAction(label, self)
-            action.setShortcut(QKeySequence(keys))
-            action.triggered.connect(slot)
-            self.addAction(action)
+        self.ops.changed.connect(self.on_ops_changed)
+        self.sidebar.project_selected.connect(self.on_sidebar_project_selected)
+        self.sidebar.projects_loaded.connect(self.on_sidebar_projects_loaded)
+        self.timeline_model.loaded.connect(self.on_timeline_loaded)
+        self.timeline.view.recording_activated.connect(lambda r: self.open_recording(r.id))
+        self.recording_view.back_requested.connect(self.show_timeline)
+        self.recording_view.message.connect(self.show_status)
+        self.search_page.open_requested.connect(self.open_recording)
+        self.search_page.back_requested.connect(self.show_timeline)
+        self.ask_panel.open_requested.connect(self.open_recording)
+        self.welcome.new_project_requested.connect(self.new_project)
+        self.welcome.provision_requested.connect(self.provision_models)
+        self.welcome.import_requested.connect(self.choose_files_to_import)
+        self.record_bar.record_clicked.connect(self.toggle_recording)
+        self.recorder.problem_found.connect(
+            lambda text: self.notices.show_notice("recorder", text, severity="warning")
+        )
+        self.recorder.stopped.connect(self.on_recorder_stopped)
+        self.recorder.started.connect(lambda _id, project: self.show_status(f"Recording into {project}."))
+        self.background.recovered.connect(self.on_background_recovered)
+        self.background.imported.connect(self.on_background_imported)
+        self.importer.finished.connect(self.on_import_finished)
+        if self.tray is not None:
+            self.tray.toggle_requested.connect(self.toggle_recording)
+            self.tray.show_requested.connect(self.bring_to_front)
 
     # --- status and errors -------------------------------------------------------------------------
     def show_error(self, exc: BaseException) -> None:
@@ -190,12 +114,16 @@ class MainWindow(QMainWindow):
         if message.severity == "info":
             self.show_status(message.text)
             return
-        self.notices.show_notice(
-            f"error:{message.text}", message.text, severity=message.severity, fix=message.fix
-        )
+        key = f"error:{message.text}"
+        self.notices.show_notice(key, message.text, severity=message.severity, fix=message.fix)
 
     def show_status(self, text: str) -> None:
         self.status_label.setText(text)
+
+    def bring_to_front(self) -> None:
+        self.showNormal()
+        self.raise_()
+        self.activateWindow()
 
     # --- start-up -------------------------------------------------------------------------------------
     def on_readiness_checked(self, readiness: Readiness) -> None:
@@ -212,10 +140,11 @@ class MainWindow(QMainWindow):
                 fix="click Set up models (no network needed), or run 'verbatim models provision'",
                 action=("Set up models", self.provision_models),
             )
+        self.record_bar.set_can_record(readiness.can_record, readiness.microphone_problem)
         if not readiness.can_record:
             self.notices.show_notice(
                 "microphone",
-                readiness.microphone_problem or "No microphone found: recording is off.",
+                readiness.microphone_problem or "No microphone found.",
                 severity="warning",
                 fix=readiness.microphone_fix,
             )
@@ -224,7 +153,6 @@ class MainWindow(QMainWindow):
         from app.model_status import provision
 
         self.notices.dismiss("models")
-        self.show_status("Setting up the models…")
 
         def run(progress: Progress) -> list[str]:
             return provision(self.library, lambda message: progress(None, message))
@@ -233,8 +161,17 @@ class MainWindow(QMainWindow):
             self.show_status("The models are ready.")
             self.ops.query(lambda: check_readiness(self.library), finished=self.on_readiness_checked)
 
-        self.ops.task(
-            run, label="Setting up models", finished=done, progress=lambda _f, m: self.show_status(m)
+        self.ops.task(run, label="Setting up the models", finished=done)
+
+    def on_background_recovered(self, recovered: list[Recording]) -> None:
+        first = recovered[0]
+        more = f" and {len(recovered) - 1} more" if len(recovered) > 1 else ""
+        self.notices.show_notice(
+            "recovered",
+            f"A recording that was interrupted has been recovered: {first.project}, "
+            f"{short_date(first.spoken_at)}, {duration(first.duration)}{more}. It is being transcribed.",
+            severity="info",
+            action=("Open it", lambda: self.open_recording(first.id)),
         )
 
     # --- projects and timeline ---------------------------------------------------------------------------
@@ -248,11 +185,14 @@ class MainWindow(QMainWindow):
     def on_sidebar_projects_loaded(self, projects: list[Project]) -> None:
         if projects and self.stack.currentWidget() is self.welcome:
             self.stack.setCurrentWidget(self.timeline)
+        self.record_bar.set_projects(projects, self.current_project())
 
     def on_sidebar_project_selected(self, project: str | None) -> None:
         if self.timeline_model.project != project or not self.timeline_model.rows:
             self.timeline_model.show_project(project)
         self.timeline.heading.setText(project or ALL_PROJECTS)
+        self.ask_panel.set_current_project(project)
+        self.record_bar.follow_project(project)
         if self.stack.currentWidget() is not self.welcome:
             self.show_timeline()
 
@@ -263,12 +203,12 @@ class MainWindow(QMainWindow):
 
     def on_timeline_loaded(self) -> None:
         model = self.timeline_model
-        count = sum(1 for r in model.rows if r.recording is not None)
+        count = len(model.row_of_id)
         empty = count == 0 and model.exhausted
         where = model.project or "any project"
         self.timeline.empty.setText(
-            f"No notes in {where} yet. Press Ctrl+Shift+R to record, or drop audio or transcript files "
-            "onto this window."
+            f"No notes in {where} yet. Press Ctrl+Shift+R to record, or drop audio or "
+            "transcript files onto this window."
         )
         self.timeline.empty.setVisible(empty)
         self.timeline.view.setVisible(not empty)
@@ -276,9 +216,6 @@ class MainWindow(QMainWindow):
         self.timeline.summary.setText(f"{count:,}{more} notes, newest first" if count else "")
         if not self.timeline.view.currentIndex().isValid():
             self.timeline.view.select_first_recording()
-
-    def on_timeline_recording_activated(self, recording: Recording) -> None:
-        self.open_recording(recording.id, None)
 
     def open_recording(self, recording_id: int, at: float | None = None) -> None:
         self.stack.setCurrentWidget(self.recording_view)
@@ -290,19 +227,17 @@ class MainWindow(QMainWindow):
             self.sidebar.refresh()
         if changes & {"recordings"}:
             self.timeline_model.reload()
-        if changes & {"projects"} and self.timeline_model.project is not None:
-            # a rename: the selection follows the new name and reloads the timeline
-            pass
+        if "watched" in changes:
+            self.background.start_watching()
 
     def refresh_active_recordings(self) -> None:
         ids = self.timeline_model.active_ids()
-        if not ids or not self.isVisible():
-            return
-        self.ops.query(
-            lambda: recording_service.get_recordings(self.library, ids),
-            finished=self.timeline_model.update_recordings,
-            label="recording status",
-        )
+        if ids and self.isVisible():
+            self.ops.query(
+                lambda: recording_service.get_recordings(self.library, ids),
+                finished=self.timeline_model.update_recordings,
+                label="recording status",
+            )
 
     def check_for_outside_changes(self) -> None:
         if self._last_signature is not None and not self.isVisible():
@@ -320,20 +255,81 @@ class MainWindow(QMainWindow):
 
         self.ops.query(signature, finished=compare, label="check for changes")
 
-    # --- search -----------------------------------------------------------------------------------------
+    # --- recording --------------------------------------------------------------------------------------
+    def toggle_recording(self) -> None:
+        self.recorder.toggle(self.record_bar.chosen_project() or self.current_project())
+
+    def on_recorder_stopped(self, recording_id: int) -> None:
+        self.background.wake_jobs()
+        self.show_status("Saved. The note is searchable now; the final transcript follows in a few minutes.")
+        self.notices.dismiss("recorder")
+        del recording_id
+
+    # --- search and ask -----------------------------------------------------------------------------------
     def focus_search(self) -> None:
         self.search_box.setFocus()
         self.search_box.selectAll()
 
     def on_search_box_return_pressed(self) -> None:
         query = self.search_box.text().strip()
-        if not query:
+        if query:
+            self.stack.setCurrentWidget(self.search_page)
+            self.search_page.search(query, project=self.current_project())
+
+    # --- import -------------------------------------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasUrls() and importable(local_paths(event.mimeData().urls())):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = local_paths(event.mimeData().urls())
+        if paths:
+            event.acceptProposedAction()
+            self.import_paths(paths)
+
+    def choose_files_to_import(self) -> None:
+        chosen, _ = QFileDialog.getOpenFileNames(self, "Import audio or transcripts")
+        if chosen:
+            self.import_paths([Path(p) for p in chosen])
+
+    def import_paths(self, paths: list[Path]) -> None:
+        project = self.current_project() or self.record_bar.chosen_project()
+        if not project:
+            self.notices.show_notice(
+                "import",
+                "Create a project first: imported notes go into a project.",
+                severity="warning",
+                fix="press Ctrl+N",
+            )
             return
-        self.stack.setCurrentWidget(self.search_page)
-        self.search_page.search(query, project=self.current_project())
+        self.show_status(f"Importing into {project}…")
+        self.importer.import_paths(paths, project)
+
+    def on_import_finished(self, results: list[ImportResult], project: str) -> None:
+        summary, details = summarise(results)
+        severity = "warning" if details else "info"
+        self.notices.show_notice("import", f"{project}: {summary}", severity=severity, fix=details)
+        self.background.wake_jobs()
+
+    def on_background_imported(self, result: ImportResult) -> None:
+        if result.status == "imported":
+            self.show_status(
+                f"Imported {Path(result.path).name} from a watched folder into {result.project}."
+            )
+            self.timeline_model.reload()
+            self.sidebar.refresh()
+            self.background.wake_jobs()
+        elif result.status == "failed":
+            self.notices.show_notice(
+                f"watch:{result.path}",
+                f"A file in a watched folder could not be imported: {result.message}",
+                severity="warning",
+            )
 
     # --- settings ---------------------------------------------------------------------------------------
     def open_settings(self) -> None:
+        from ui.settings_dialog import SettingsDialog
+
         dialog = SettingsDialog(
             self.ops,
             self.library,
@@ -341,7 +337,6 @@ class MainWindow(QMainWindow):
             self,
             current_project=self.current_project(),
         )
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
         self.settings_dialog = dialog
 
@@ -350,6 +345,10 @@ class MainWindow(QMainWindow):
         self.status_poll.stop()
         self.changes_poll.stop()
         self.recording_view.player.stop()
+        self.recorder.shutdown()
+        self.background.stop()
+        if self.tray is not None:
+            self.tray.hide()
         if not self.ops.shutdown(5000):
             log.warning("some background work was still running at exit")
         event.accept()

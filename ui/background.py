@@ -1,0 +1,110 @@
+"""What runs behind the window: start-up recovery, the job queue's worker, watched folders.
+
+At start (after the window is up): jobs a crash left running go back to the queue, interrupted
+recordings are recovered (and announced), and anything not yet searchable is indexed. Then the
+job worker runs transcriptions, and each watched folder imports what lands in it. All of it off the
+main thread; each result reaches the window as a signal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from app.library import Library
+from app.recordings import Recording, get_recordings
+from ui.operations import Operations, Progress
+
+if TYPE_CHECKING:  # imported when first used: they pull in audio codecs and numpy, not needed to draw
+    from app.imports import ImportResult
+    from app.jobs import JobWorker
+    from app.watch import FolderWatcher
+
+log = logging.getLogger(__name__)
+
+INDEX_DELAY_MS = 4000
+
+
+@dataclass
+class StartupReport:
+    resumed_jobs: int = 0
+    recovered: list[Recording] = field(default_factory=list)
+
+
+class _Relay(QObject):
+    imported = Signal(object)  # ImportResult from a watched folder
+
+    def relay(self, result: ImportResult) -> None:
+        with contextlib.suppress(RuntimeError):
+            self.imported.emit(result)
+
+
+class Background(QObject):
+    recovered = Signal(list)  # list[Recording]: interrupted recordings brought back
+    imported = Signal(object)  # ImportResult from a watched folder
+    started_up = Signal()
+
+    def __init__(self, ops: Operations, library: Library, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.ops = ops
+        self.library = library
+        self.worker: JobWorker | None = None
+        self.watcher: FolderWatcher | None = None
+        self._relay = _Relay(self)
+        self._relay.imported.connect(self.imported.emit)
+
+    def start(self, on_job_event: object) -> None:
+        """Recover, then start the job worker and the watchers; indexing catches up meanwhile."""
+
+        def recover() -> StartupReport:
+            from app.jobs import recover_jobs
+            from app.recorder import recover_interrupted
+
+            report = StartupReport(resumed_jobs=len(recover_jobs(self.library)))
+            report.recovered = get_recordings(self.library, recover_interrupted(self.library))
+            return report
+
+        def recovered(report: StartupReport) -> None:
+            from app.jobs import JobWorker
+
+            if report.recovered:
+                self.recovered.emit(report.recovered)
+            self.worker = JobWorker(self.library, on_event=on_job_event).start()  # type: ignore[arg-type]
+            self.start_watching()
+            # a few seconds later: the first timeline page and the user's first clicks come first
+            QTimer.singleShot(INDEX_DELAY_MS, self.index_pending)
+            self.started_up.emit()
+
+        self.ops.change(recover, changes={"recordings"}, finished=recovered, label="recover")
+
+    def index_pending(self) -> None:
+        def run(progress: Progress) -> object:
+            from app.indexing import index_pending
+
+            return index_pending(self.library, cancelled=progress.cancelled, progress=lambda f: progress(f))
+
+        self.ops.task(run, label="Making notes searchable", changes={"recordings"})
+
+    def wake_jobs(self) -> None:
+        if self.worker is not None:
+            self.worker.wake()
+
+    def start_watching(self) -> None:
+        if self.watcher is not None:
+            self.watcher.stop(timeout=2.0)
+            self.watcher = None
+        folders = list(self.library.settings.watched_folders)
+        if folders:
+            from app.watch import FolderWatcher
+
+            self.watcher = FolderWatcher(self.library, folders, on_result=self._relay.relay).start()
+
+    def stop(self) -> None:
+        if self.watcher is not None:
+            self.watcher.stop(timeout=2.0)
+        if self.worker is not None:
+            self.worker.stop(timeout=10.0)

@@ -1,0 +1,171 @@
+"""The main window's construction: which views exist, where they sit, which keys reach them.
+
+Kept apart from the window's behaviour (ui/window.py) so each reads on its own. Keyboard first:
+every view has a shortcut, and the tab order runs record controls → search → projects → the page
+→ the ask panel.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QSizePolicy,
+    QSplitter,
+    QStackedWidget,
+    QStatusBar,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.library import Library
+from ui.ask_panel import AskPanel
+from ui.background import Background
+from ui.icons import app_icon
+from ui.importer import Importer
+from ui.jobs_panel import JobsPanel
+from ui.notices import NoticeBar
+from ui.operations import Operations
+from ui.record_bar import LivePanel, RecordBar, Tray
+from ui.recorder_control import RecorderControl
+from ui.recording_view import RecordingView
+from ui.search_page import SearchPage
+from ui.sidebar import ALL_PROJECTS, ProjectSidebar
+from ui.theme import heading_font
+from ui.timeline_model import TimelineModel
+from ui.timeline_view import TimelineView
+from ui.welcome import WelcomePage
+
+SHORTCUTS = {
+    "record": ("Record or stop", "Ctrl+Shift+R"),
+    "pause": ("Pause or resume recording", "Ctrl+Shift+P"),
+    "ask": ("Ask", "Ctrl+K"),
+    "search": ("Search", "Ctrl+F"),
+    "projects": ("Projects", "Ctrl+1"),
+    "timeline": ("Timeline", "Ctrl+2"),
+    "import": ("Import files…", "Ctrl+I"),
+    "play": ("Play or pause", "Ctrl+Space"),
+    "settings": ("Settings", "Ctrl+,"),
+}
+
+
+class TimelinePage(QWidget):
+    def __init__(self, model: TimelineModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.heading = QLabel(ALL_PROJECTS)
+        self.heading.setFont(heading_font(self.font(), scale=1.35))
+        self.heading.setAccessibleName("Timeline of")
+        self.summary = QLabel()
+        self.summary.setAccessibleName("Timeline summary")
+        self.view = TimelineView()
+        self.view.setModel(model)
+        self.empty = QLabel()
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.hide()
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.empty)
+        layout.addWidget(self.view, 1)
+
+
+class Shell(QMainWindow):
+    def build_shell(self, library: Library) -> None:
+        self.setWindowTitle("Verbatim")
+        self.setWindowIcon(app_icon())
+        self.resize(1360, 820)
+        self.ops = Operations(self.show_error, self)
+        self.notices = NoticeBar()
+        self.sidebar = ProjectSidebar(self.ops, library)
+        self.projects = self.sidebar.projects  # the list widget, for tests and shortcuts
+        self.timeline_model = TimelineModel(self.ops, library, self)
+        self.timeline = TimelinePage(self.timeline_model)
+        self.recording_view = RecordingView(self.ops, library)
+        self.search_page = SearchPage(self.ops, library)
+        self.welcome = WelcomePage()
+        self.stack = QStackedWidget()
+        for page in (self.welcome, self.timeline, self.recording_view, self.search_page):
+            self.stack.addWidget(page)
+        self.stack.setCurrentWidget(self.timeline)
+        self.ask_panel = AskPanel(self.ops, library)
+        self.recorder = RecorderControl(self.ops, library, self)
+        self.record_bar = RecordBar(self.recorder)
+        self.live_panel = LivePanel(self.recorder)
+        self.tray: Tray | None = Tray(self.recorder, self) if Tray.available() else None
+        if self.tray is not None:
+            self.tray.show()
+        self.jobs_panel = JobsPanel(self.ops, library)
+        self.background = Background(self.ops, library, self)
+        self.importer = Importer(self.ops, library, self)
+        self.search_box = QLineEdit()
+        self._build_toolbar()
+        self._build_centre()
+        self._build_status_bar()
+        self._build_actions()
+
+    def show_error(self, exc: BaseException) -> None:  # the window's translator replaces this
+        raise NotImplementedError
+
+    def _build_toolbar(self) -> None:
+        self.toolbar = QToolBar("Main")
+        self.toolbar.setObjectName("main-toolbar")
+        self.toolbar.setMovable(False)
+        self.toolbar.setFloatable(False)
+        self.addToolBar(self.toolbar)
+        self.toolbar.addWidget(self.record_bar)
+        spacer = QWidget()
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.toolbar.addWidget(spacer)
+        self.search_box.setPlaceholderText("Search your notes (Ctrl+F)")
+        self.search_box.setAccessibleName("Search your notes")
+        self.search_box.setClearButtonEnabled(True)
+        self.search_box.setMinimumWidth(260)
+        self.search_box.setMaximumWidth(420)
+        self.toolbar.addWidget(self.search_box)
+        self.settings_action = QAction("Settings", self)
+        self.settings_action.setToolTip("Settings (Ctrl+,)")
+        self.toolbar.addAction(self.settings_action)
+
+    def _build_centre(self) -> None:
+        centre = QWidget()
+        layout = QVBoxLayout(centre)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.notices)
+        layout.addWidget(self.live_panel)
+        self.splitter = QSplitter()
+        self.splitter.addWidget(self.sidebar)
+        self.splitter.addWidget(self.stack)
+        self.splitter.addWidget(self.ask_panel)
+        for index, stretch in enumerate((0, 1, 0)):
+            self.splitter.setStretchFactor(index, stretch)
+        self.splitter.setSizes([230, 730, 400])
+        self.splitter.setChildrenCollapsible(False)
+        layout.addWidget(self.splitter, 1)
+        self.setCentralWidget(centre)
+
+    def _build_status_bar(self) -> None:
+        self.setStatusBar(QStatusBar())
+        self.status_label = QLabel("")
+        self.status_label.setAccessibleName("Status")
+        self.statusBar().addWidget(self.status_label, 1)
+        self.statusBar().addPermanentWidget(self.jobs_panel)
+
+    def _build_actions(self) -> None:
+        self.actions_by_name: dict[str, QAction] = {}
+        for name, (label, keys) in SHORTCUTS.items():
+            action = self.settings_action if name == "settings" else QAction(label, self)
+            action.setShortcut(QKeySequence(keys))
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            self.addAction(action)
+            self.actions_by_name[name] = action
+        # record/stop works from anywhere in the app, including the settings dialog
+        self.actions_by_name["record"].setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
+        self.setTabOrder(self.record_bar.button, self.record_bar.project)
+        self.setTabOrder(self.record_bar.project, self.search_box)
+        self.setTabOrder(self.search_box, self.projects)
