@@ -38,7 +38,7 @@ class AskPanel(QWidget):
         self.current_project: str | None = None
         self.op: Op | None = None
         self.last_answer: dict[str, Any] | None = None
-        self._draft = ""
+        self._pieces: list[str] = []
         heading = QLabel("Ask your notes")
         heading.setFont(heading_font(self.font(), scale=1.2))
         self.question = QLineEdit()
@@ -106,7 +106,7 @@ class AskPanel(QWidget):
         if not question or self.op is not None:
             return
         projects = self.scope_projects()
-        self._draft = ""
+        self._pieces = []
         self.answer.clear()
         where = f"in {projects[0]}" if projects else "across all projects"
         self.status.setText(f"Looking {where}…")
@@ -130,9 +130,9 @@ class AskPanel(QWidget):
         )
 
     def on_text(self, piece: object) -> None:
-        self._draft += str(piece)
+        self._pieces.append(str(piece).strip())
         self.status.setText("Writing the answer…")
-        self.answer.show_draft(self._draft)
+        self.answer.show_draft("\n".join(self._pieces))
 
     def on_answered(self, answer: dict[str, Any]) -> None:
         self._done()

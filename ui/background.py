@@ -54,6 +54,10 @@ class Background(QObject):
         self.library = library
         self.worker: JobWorker | None = None
         self.watcher: FolderWatcher | None = None
+        self._index_timer = QTimer(self)
+        self._index_timer.setSingleShot(True)
+        self._index_timer.setInterval(INDEX_DELAY_MS)
+        self._index_timer.timeout.connect(self.index_pending)
         self._relay = _Relay(self)
         self._relay.imported.connect(self.imported.emit)
 
@@ -76,7 +80,7 @@ class Background(QObject):
             self.worker = JobWorker(self.library, on_event=on_job_event).start()  # type: ignore[arg-type]
             self.start_watching()
             # a few seconds later: the first timeline page and the user's first clicks come first
-            QTimer.singleShot(INDEX_DELAY_MS, self.index_pending)
+            self._index_timer.start()
             self.started_up.emit()
 
         self.ops.change(recover, changes={"recordings"}, finished=recovered, label="recover")
@@ -104,6 +108,7 @@ class Background(QObject):
             self.watcher = FolderWatcher(self.library, folders, on_result=self._relay.relay).start()
 
     def stop(self) -> None:
+        self._index_timer.stop()
         if self.watcher is not None:
             self.watcher.stop(timeout=2.0)
         if self.worker is not None:

@@ -76,9 +76,11 @@ class Op(QObject):
         failed: ErrorHandler | None,
         progress: Callable[[float, str], None] | None,
         partial: Callable[[Any], None] | None,
+        closed: threading.Event,
     ) -> None:
         super().__init__()
         self.fn = fn
+        self._closed = closed  # the window closed: results are dropped, views are gone
         self.label = label
         self.wants_progress = wants_progress
         self.running = True
@@ -128,7 +130,7 @@ class Op(QObject):
     def _on_relay_finished(self, result: Any) -> None:
         self.running = False
         try:
-            if self._finished is not None:
+            if self._finished is not None and not self._closed.is_set():
                 self._finished(result)
         finally:
             self.done.emit()
@@ -138,7 +140,7 @@ class Op(QObject):
         self.running = False
         self.error = exc
         try:
-            if self._failed is not None:
+            if self._failed is not None and not self._closed.is_set():
                 self._failed(exc)
         finally:
             self.done.emit()
@@ -168,6 +170,7 @@ class Operations(QObject):
         self._task_pool = QThreadPool(self)
         self._task_pool.setMaxThreadCount(2)
         self._running: set[Op] = set()
+        self._closed = threading.Event()
 
     def report_error(self, exc: BaseException) -> None:
         """Hand an error to the window's one translator (for callers with their own `failed`)."""
@@ -268,7 +271,11 @@ class Operations(QObject):
             failed=failed or self._on_error,
             progress=progress,
             partial=partial,
+            closed=self._closed,
         )
+        if self._closed.is_set():  # after shutdown nothing new starts
+            op.running = False
+            return op
         self._running.add(op)
         op.done.connect(lambda: self._running.discard(op))
         pool.start(_Runnable(op))
@@ -281,7 +288,11 @@ class Operations(QObject):
         return not self._running
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
-        """Cancel long tasks and wait for the workers; True when everything stopped in time."""
+        """Cancel long tasks and wait for the workers; True when everything stopped in time.
+
+        From now on no operation starts and no callback runs: the views they would touch are closing.
+        """
+        self._closed.set()
         for op in list(self._running):
             op.cancel()
         stopped = self._task_pool.waitForDone(timeout_ms)
