@@ -198,6 +198,7 @@ def _import_audio(
     try:
         existing = recordings.find_recording_by_sha256(store, sha)
         if existing is not None:
+            temporary.unlink()
             return _duplicate(path, existing, "audio", sha)
         info = inspect_audio(temporary, name=path.name)
         spoken = when or info.creation_time or _file_time(path)

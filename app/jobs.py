@@ -216,6 +216,9 @@ def run_job(
     except Exception as exc:  # a bug: the job fails with a message, the worker carries on
         log.exception("job %s (%s) failed", job.id, job.kind)
         store_jobs.finish(library.store, job.id, "failed", f"unexpected error: {exc}")
+    except KeyboardInterrupt:  # Ctrl+C in the terminal: the job resumes at the next run
+        store_jobs.release(library.store, job.id, "interrupted; resumes with 'verbatim jobs run'")
+        raise
     finally:
         done.set()
     final = store_jobs.get_job(library.store, job.id)

@@ -55,7 +55,7 @@ def _to_flac(library: Library, leftover: Leftover) -> tuple[str, str, float]:
         raise
 
 
-def _store_audio(library: Library, leftover: Leftover, *, recovered: bool) -> bool:
+def store_recorded_audio(library: Library, leftover: Leftover, *, recovered: bool) -> bool:
     """The finished audio becomes the recording's, queued for transcription. False if nothing was recorded."""
     store = library.store
     if leftover.frames == 0:
@@ -173,7 +173,7 @@ class RecordingSession:
         if self._live is not None:
             self._live.finish()
         leftover = read_leftover(self.library.data_dir.recordings_dir, self.recording_id)
-        if leftover is None or not _store_audio(self.library, leftover, recovered=False):
+        if leftover is None or not store_recorded_audio(self.library, leftover, recovered=False):
             raise AudioError(
                 "nothing was recorded: the microphone sent no audio",
                 fix="check the input device and its level",
@@ -267,7 +267,7 @@ def recover_interrupted(library: Library) -> list[int]:
         if leftover is None:
             continue
         try:
-            if _store_audio(library, leftover, recovered=True):
+            if store_recorded_audio(library, leftover, recovered=True):
                 recovered.append(leftover.recording_id)
                 log.info(
                     "recovered interrupted recording %s (%.0f s)", leftover.recording_id, leftover.seconds
@@ -297,3 +297,16 @@ def _fail_recordings_without_audio(library: Library) -> None:
                 "failed",
                 message="the recording was interrupted before any audio was saved",
             )
+
+
+def recover_at_start(library: Library) -> tuple[list[int], list[int]]:
+    """Everything a start-up owes a crash: interrupted recordings, then interrupted jobs.
+
+    Returns (recovered recording ids, requeued job ids). The desktop app and the CLI commands
+    that record, import or run jobs call this first.
+    """
+    from app.jobs import recover_jobs
+
+    recovered = recover_interrupted(library)
+    requeued = [job.id for job in recover_jobs(library)]
+    return recovered, requeued

@@ -9,11 +9,13 @@ ETA from the speed so far.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import multiprocessing
 import os
 import queue
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
@@ -38,6 +40,7 @@ KIND = "transcribe"
 BATCH_SEGMENTS = 12
 BATCH_SECONDS = 2.0  # a committed batch is at most this old: the transcript shows up as it is made
 MAX_RESTARTS = 2  # worker crashes in a row, without progress, before the recording is marked failed
+WORKER_IDLE_SECONDS = 30.0  # a worker waits this long for the next recording before it exits
 
 Cancelled = Callable[[], bool]
 
@@ -112,19 +115,25 @@ def _audio_file(library: Library, rec: recordings.Recording) -> Path:
 
 
 class _Worker:
-    """One transcription child process and its queue."""
+    """One transcription child process, its request and event queues, and its cancel flag."""
 
-    def __init__(self, request: WorkerRequest) -> None:
+    def __init__(self) -> None:
         context = multiprocessing.get_context("spawn")
+        self.requests: Any = context.Queue()
         self.queue: Any = context.Queue()
         self.cancel = context.Event()
+        self.thread = threading.get_ident()  # the child dies with this thread (PR_SET_PDEATHSIG)
         self.process = context.Process(
             target=worker_main,
-            args=(request, self.queue, self.cancel),
+            args=(self.requests, self.queue, self.cancel, os.getpid(), WORKER_IDLE_SECONDS),
             daemon=True,
             name="verbatim-transcriber",
         )
         self.process.start()
+
+    def submit(self, request: WorkerRequest) -> None:
+        self.cancel.clear()
+        self.requests.put(request)
 
     def events(self, poll: float = 0.25) -> Iterator[tuple[str, Any]]:
         """Messages from the child; ("idle", None) while it works quietly; ("exited", code) if it dies."""
@@ -144,12 +153,50 @@ class _Worker:
 
     def stop(self, grace: float = 3.0) -> None:
         self.cancel.set()
+        with contextlib.suppress(OSError, ValueError):
+            self.requests.put(None)
         self.process.join(grace)
         if self.process.is_alive():
             self.process.kill()
             self.process.join(5)
-        self.queue.close()
-        self.queue.cancel_join_thread()
+        for channel in (self.requests, self.queue):
+            channel.close()
+            channel.cancel_join_thread()
+
+
+_idle_workers: dict[int, _Worker] = {}
+_pool_lock = threading.Lock()
+
+
+def _take_worker() -> _Worker:
+    """This thread's idle worker if it is still alive (its model is loaded), else a new one."""
+    with _pool_lock:
+        worker = _idle_workers.pop(threading.get_ident(), None)
+    if worker is not None and worker.process.is_alive():
+        return worker
+    if worker is not None:
+        worker.stop(0)
+    return _Worker()
+
+
+def _give_back(worker: _Worker) -> None:
+    with _pool_lock:
+        previous = _idle_workers.pop(worker.thread, None)
+        _idle_workers[worker.thread] = worker
+    if previous is not None and previous is not worker:
+        previous.stop()
+
+
+def shutdown_workers() -> None:
+    """Stop idle transcription processes (they also leave by themselves after a while)."""
+    with _pool_lock:
+        workers = list(_idle_workers.values())
+        _idle_workers.clear()
+    for worker in workers:
+        worker.stop()
+
+
+atexit.register(shutdown_workers)
 
 
 class _Session:
@@ -249,46 +296,61 @@ def _request(
         language=project.language or (rec.language if start > 0 else None),
         vocabulary=tuple(project.vocabulary),
         window=window,
-        parent_pid=os.getpid(),
     )
 
 
+def _handle(session: _Session, kind: str, value: Any) -> str | None:
+    """Apply one message of the worker; returns "done" or "crashed" when the request is over."""
+    if kind == "segment":
+        session.add(value)
+    elif kind == "position":
+        session.advance(value)
+    elif kind == "info":
+        if not session.rec.language:
+            recordings.update_recording(session.library.store, session.rec.id, language=value["language"])
+        session.report.language = value["language"]
+    elif kind == "started":
+        session.model_name = session.report.model = value["model"]
+    elif kind == "done":
+        session.report.peak_rss_mb = max(session.report.peak_rss_mb, value["peak_rss_mb"])
+        return "done"
+    elif kind == "cancelled":
+        raise CancelledError("transcription cancelled")
+    elif kind == "error":
+        error = {"AudioError": AudioError, "InputError": InputError}.get(value["type"], ModelError)
+        raise error(value["message"], fix=value["fix"])
+    elif kind == "exited":
+        log.warning("transcription worker exited with code %s", value)
+        return "crashed"
+    return None
+
+
 def _run_worker(session: _Session, request: WorkerRequest, cancelled: Cancelled) -> str:
-    """One worker's life: 'done', or 'crashed' (it died); raises on errors and cancellation."""
-    worker = _Worker(request)
+    """One request to a worker: 'done', or 'crashed' (it died); raises on errors and cancellation."""
+    worker = _take_worker()
+    worker.submit(request)
+    reusable = False
     try:
         for kind, value in worker.events():
             if cancelled():
                 raise CancelledError("transcription cancelled")
-            if kind == "segment":
-                session.add(value)
-            elif kind == "position":
-                session.advance(value)
-            elif kind == "info":
-                if not session.rec.language:
-                    recordings.update_recording(
-                        session.library.store, session.rec.id, language=value["language"]
-                    )
-                session.report.language = value["language"]
-            elif kind == "started":
-                session.model_name = session.report.model = value["model"]
-            elif kind == "done":
-                session.report.peak_rss_mb = max(session.report.peak_rss_mb, value["peak_rss_mb"])
-                return "done"
-            elif kind == "cancelled":
-                raise CancelledError("transcription cancelled")
-            elif kind == "error":
-                error = {"AudioError": AudioError, "InputError": InputError}.get(value["type"], ModelError)
-                raise error(value["message"], fix=value["fix"])
-            elif kind == "exited":
-                log.warning("transcription worker exited with code %s", value)
-                return "crashed"
+            try:
+                outcome = _handle(session, kind, value)
+            except (AudioError, InputError, ModelError):
+                reusable = True  # the worker reported the problem and waits for the next request
+                raise
+            if outcome is not None:
+                reusable = outcome == "done"
+                return outcome
             if time.monotonic() - session.last_commit >= BATCH_SECONDS:
                 session.commit()
         return "crashed"
     finally:
         session.commit()  # whatever arrived is kept, whatever happens next
-        worker.stop()
+        if reusable:
+            _give_back(worker)
+        else:
+            worker.stop()
 
 
 def transcribe_recording(
@@ -340,6 +402,9 @@ def transcribe_recording(
         raise
     except VerbatimError as exc:
         recordings.set_status(store, recording_id, "failed", message=str(exc))
+        raise
+    except KeyboardInterrupt:
+        recordings.set_status(store, recording_id, "queued", message="interrupted; resumes where it stopped")
         raise
     report.seconds = time.perf_counter() - began
     return report

@@ -7,19 +7,21 @@ kept segment. Resuming after a crash is the same step: start at the end of the l
 segment. Either way no segment is produced twice.
 
 `worker_main` runs in a child process (multiprocessing 'spawn'): a native crash in CTranslate2 or
-FFmpeg kills the child, never the app. It sends ("kind", value) tuples over a queue.
+FFmpeg kills the child, never the app. It takes WorkerRequests from one queue and sends
+("kind", value) tuples over another.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import queue
 import resource
 import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,8 +47,6 @@ class WorkerRequest:
     window: float = WINDOW
     beam_size: int = 5
     cpu_threads: int | None = None
-    parent_pid: int = 0
-    options: dict[str, Any] = field(default_factory=dict)
 
 
 def segment_json(seg: TranscribedSegment, offset: float) -> dict[str, Any]:
@@ -149,11 +149,15 @@ def die_with_parent(parent_pid: int) -> None:
         threading.Thread(target=watch, daemon=True, name="parent-watch").start()
 
 
-def worker_main(request: WorkerRequest, out: Any, cancel: Any) -> None:
-    """Entry point of the transcription process."""
-    die_with_parent(request.parent_pid)
+def _serve(request: WorkerRequest, loaded: dict[str, WhisperTranscriber], out: Any, cancel: Any) -> None:
+    """Transcribe one request, reporting every outcome as a message (never raising)."""
     try:
-        transcriber = WhisperTranscriber(Path(request.model_path), cpu_threads=request.cpu_threads)
+        transcriber = loaded.get(request.model_path)
+        if transcriber is None:
+            loaded.clear()  # one model in memory at a time
+            transcriber = loaded[request.model_path] = WhisperTranscriber(
+                Path(request.model_path), cpu_threads=request.cpu_threads
+            )
         options = TranscriptionOptions(
             language=request.language, vocabulary=list(request.vocabulary), beam_size=request.beam_size
         )
@@ -175,6 +179,25 @@ def worker_main(request: WorkerRequest, out: Any, cancel: Any) -> None:
     except Exception as exc:  # a bug or an unexpected library error: reported, never silent
         log.exception("transcription worker failed")
         out.put(("error", {"message": f"transcription failed: {exc}", "fix": None, "type": "ModelError"}))
+
+
+def worker_main(requests: Any, out: Any, cancel: Any, parent_pid: int, idle_seconds: float) -> None:
+    """Entry point of the transcription process: serve requests until told to stop or left idle.
+
+    Staying alive between recordings saves starting Python and loading the model for each file of
+    a batch import; after `idle_seconds` without work it exits and gives its memory back.
+    """
+    die_with_parent(parent_pid)
+    loaded: dict[str, WhisperTranscriber] = {}
+    try:
+        while True:
+            try:
+                request = requests.get(timeout=idle_seconds)
+            except queue.Empty:
+                return
+            if request is None:
+                return
+            _serve(request, loaded, out, cancel)
     finally:
         out.close()
         out.join_thread()

@@ -1,0 +1,270 @@
+"""`verbatim bench transcription`: the product's transcription pipeline against bare faster-whisper.
+
+In one run, on the same files (the speech-dev manifest), with the same model and options:
+- bare: faster-whisper loaded once in this process, decode_audio + transcribe, nothing else;
+- product: a fresh library, `import_files` (copy, hash, full decode check), the job queue, the
+  worker process, batched commits and incremental indexing, to every recording "indexed".
+Rounds alternate (bare, product, bare, product) and the best of each is compared, so a neighbour's
+burst of CPU hurts both sides alike. WER comes from the transcripts the product stored.
+Peak memory is measured in fresh processes (the parent and its transcription worker) for
+recordings of growing length, and for the recorder writing and finishing long recordings.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from app.library import Library
+from app.paths import DataDir
+from app.wer import FileScore, overall, read_manifest, score
+from capture.audio import FlacWriter, inspect_audio, iter_audio_16k
+from models.catalogue import Role
+from models.whisper import default_threads
+
+DEFAULT_MANIFEST = Path(__file__).resolve().parents[2] / "shared" / "eval" / "speech-dev" / "manifest.tsv"
+Say = Callable[[str], None]
+
+
+@dataclass
+class BenchReport:
+    machine: dict[str, Any]
+    files: list[dict[str, Any]] = field(default_factory=list)
+    rounds: list[dict[str, float]] = field(default_factory=list)
+    summary: dict[str, Any] = field(default_factory=dict)
+    memory: list[dict[str, Any]] = field(default_factory=list)
+    recorder_memory: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return self.__dict__
+
+
+def machine() -> dict[str, Any]:
+    import ctranslate2
+    import faster_whisper
+
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if "model name" in line
+        ),
+        "unknown",
+    )
+    return {
+        "cpu": cpu,
+        "threads": default_threads(),
+        "python": sys.version.split()[0],
+        "faster_whisper": faster_whisper.__version__,
+        "ctranslate2": ctranslate2.__version__,
+        "load_average": list(Path("/proc/loadavg").read_text().split()[:3]),
+    }
+
+
+def bare_run(model_path: Path, files: list[Path]) -> tuple[float, list[str]]:
+    """faster-whisper alone, as a script would use it; the model load is counted."""
+    from faster_whisper import WhisperModel, decode_audio
+
+    began = time.perf_counter()
+    model = WhisperModel(str(model_path), device="cpu", compute_type="int8", cpu_threads=default_threads())
+    texts = []
+    for path in files:
+        segments, _ = model.transcribe(
+            decode_audio(str(path)),
+            beam_size=5,
+            vad_filter=True,
+            word_timestamps=True,
+            condition_on_previous_text=False,
+        )
+        texts.append(" ".join(s.text.strip() for s in segments))
+    return time.perf_counter() - began, texts
+
+
+def product_run(
+    models_dir: Path, files: list[Path], model_path: Path
+) -> tuple[float, list[str], dict[str, float]]:
+    """Import into a fresh library and run the queue until every recording is indexed."""
+    from app.imports import import_files
+    from app.jobs import run_pending
+    from app.transcription import shutdown_workers
+    from memory import recordings
+
+    with tempfile.TemporaryDirectory(prefix="verbatim-bench-") as tmp:
+        library = Library(DataDir(Path(tmp), models_override=models_dir))
+        library.settings.models[Role.TRANSCRIPTION.value] = str(model_path)
+        try:
+            began = time.perf_counter()
+            results = import_files(library, files, project="Bench")
+            imported = time.perf_counter()
+            jobs = run_pending(library)
+            ended = time.perf_counter()
+            failed = [j.message for j in jobs if j.status != "done"] + [
+                r.message for r in results if r.status == "failed"
+            ]
+            if failed:
+                raise RuntimeError(f"the product pipeline failed: {failed[0]}")
+            texts = [
+                " ".join(s.raw_text for s in recordings.list_segments(library.store, r.recording_id or 0))
+                for r in results
+            ]
+            statuses = {recordings.get_recording(library.store, r.recording_id or 0).status for r in results}
+            assert statuses == {"indexed"}, statuses
+        finally:
+            shutdown_workers()
+            library.close()
+    return ended - began, texts, {"import": imported - began, "transcribe_and_index": ended - imported}
+
+
+def compare(library: Library, manifest: Path, rounds: int, say: Say) -> BenchReport:
+    rows = read_manifest(manifest)
+    files = [audio for audio, _ in rows]
+    durations = [inspect_audio(p).duration for p in files]
+    model_path = library.models.path_for(Role.TRANSCRIPTION)
+    report = BenchReport(machine())
+    best_bare = best_product = float("inf")
+    product_texts: list[str] = []
+    for number in range(rounds):
+        bare_s, _ = bare_run(model_path, files)
+        say(f"round {number + 1}: bare faster-whisper {bare_s:.1f} s")
+        product_s, texts, stages = product_run(library.data_dir.models_dir, files, model_path)
+        say(f"round {number + 1}: product pipeline {product_s:.1f} s")
+        report.rounds.append(
+            {"bare_s": bare_s, "product_s": product_s, **{f"product_{k}_s": v for k, v in stages.items()}}
+        )
+        best_bare, best_product = min(best_bare, bare_s), min(best_product, product_s)
+        product_texts = texts
+    scores: list[FileScore] = [
+        score(p.name, ref, text, duration, 0.0)
+        for (p, ref), text, duration in zip(rows, product_texts, durations, strict=True)
+    ]
+    report.files = [{k: v for k, v in s.to_json().items() if k not in ("seconds", "rtf")} for s in scores]
+    audio = sum(durations)
+    report.summary = {
+        "model": model_path.name,
+        "audio_seconds": audio,
+        "bare_best_s": best_bare,
+        "product_best_s": best_product,
+        "overhead": best_product / best_bare - 1,
+        "speed_bare": audio / best_bare,
+        "speed_product": audio / best_product,
+        "wer": overall(scores)["wer"],
+    }
+    return report
+
+
+def long_audio(source: list[Path], minutes: float, target: Path) -> Path:
+    """A FLAC of `minutes` made by repeating the manifest's speech (16 kHz mono)."""
+    needed = int(minutes * 60 * 16_000)
+    pieces = [np.concatenate(list(iter_audio_16k(p))) for p in source]
+    with FlacWriter(target, 16_000) as flac:
+        written = 0
+        while written < needed:
+            for piece in pieces:
+                take = piece[: needed - written]
+                flac.write((np.clip(take, -1, 1) * 32767).astype(np.int16))
+                written += take.size
+                if written >= needed:
+                    break
+    return target
+
+
+def _probe(mode: str, path: Path, models_dir: Path, minutes: float) -> dict[str, Any]:
+    """Run a memory probe in a fresh Python, so its peak is its own."""
+    call = f"probe_main({mode!r}, {str(path)!r}, {str(models_dir)!r}, {minutes})"
+    code = f"from app.transcription_bench import probe_main; {call}"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"memory probe failed: {done.stderr.strip()[-500:]}")
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def _peak_mb(who: int = resource.RUSAGE_SELF) -> float:
+    return resource.getrusage(who).ru_maxrss / 1024
+
+
+def probe_main(mode: str, path: str, models_dir: str, minutes: float) -> None:
+    """In a fresh process: transcribe one long file (mode "transcribe") or record one (mode "record")."""
+    began = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="verbatim-probe-") as tmp:
+        library = Library(DataDir(Path(tmp), models_override=Path(models_dir)))
+        if mode == "transcribe":
+            from app.imports import import_files
+            from app.jobs import run_pending
+            from app.transcription import shutdown_workers
+
+            import_files(library, [Path(path)], project="Bench")
+            jobs = run_pending(library)
+            shutdown_workers()
+            assert all(j.status == "done" for j in jobs), [j.message for j in jobs]
+            result = {"worker_peak_mb": _peak_mb(resource.RUSAGE_CHILDREN)}
+        else:
+            result = _record_probe(library, minutes)
+        library.close()
+    result.update({"minutes": minutes, "parent_peak_mb": _peak_mb(), "seconds": time.perf_counter() - began})
+    print(json.dumps(result))
+
+
+def _record_probe(library: Library, minutes: float) -> dict[str, Any]:
+    """The recorder's disk path at full speed: blocks to the crash-safe file, then FLAC in the library."""
+    from app.recorder import store_recorded_audio
+    from capture.blockfile import BlockWriter, read_leftover
+    from memory import projects, recordings
+
+    project = projects.add_project(library.store, "Bench")
+    rid = recordings.create_recording(
+        library.store,
+        project_id=project.id,
+        spoken_at="2026-01-01T09:00:00",
+        source="microphone",
+        status="recording",
+    )
+    writer = BlockWriter(
+        library.data_dir.recordings_dir, rid, sample_rate=16_000, started_at="2026-01-01T09:00:00"
+    )
+    rng = np.random.default_rng(0)
+    block = (rng.standard_normal(800) * 3000).astype(np.int16).tobytes()  # 50 ms, like the callback's
+    for _ in range(int(minutes * 60 * 20)):
+        writer.append(block)
+    writer.close()
+    began = time.perf_counter()
+    leftover = read_leftover(library.data_dir.recordings_dir, rid)
+    assert leftover is not None and store_recorded_audio(library, leftover, recovered=False)
+    return {"finish_seconds": time.perf_counter() - began}
+
+
+def memory_curve(library: Library, manifest: Path, lengths: list[float], say: Say) -> list[dict[str, Any]]:
+    sources = [audio for audio, _ in read_manifest(manifest)]
+    curve = []
+    with tempfile.TemporaryDirectory(prefix="verbatim-long-") as tmp:
+        for minutes in lengths:
+            path = long_audio(sources, minutes, Path(tmp) / f"long-{minutes:g}.flac")
+            point = _probe("transcribe", path, library.data_dir.models_dir, minutes)
+            say(
+                f"{minutes:g} min: worker peak {point['worker_peak_mb']:.0f} MB,"
+                f" app {point['parent_peak_mb']:.0f} MB"
+            )
+            curve.append(point)
+            path.unlink()
+    return curve
+
+
+def recorder_curve(library: Library, lengths: list[float], say: Say) -> list[dict[str, Any]]:
+    curve = []
+    for minutes in lengths:
+        point = _probe("record", Path("-"), library.data_dir.models_dir, minutes)
+        say(
+            f"recorder {minutes:g} min: peak {point['parent_peak_mb']:.0f} MB,"
+            f" finish {point['finish_seconds']:.1f} s"
+        )
+        curve.append(point)
+    return curve

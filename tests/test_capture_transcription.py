@@ -1,0 +1,217 @@
+"""Transcription in a worker process: batches, progress, crash resume, cancel, language, vocabulary."""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import os
+import re
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app import jobs, transcription
+from app.imports import import_files
+from app.library import Library
+from app.projects import add_project, set_project_options
+from app.search import search
+from app.transcription import Progress, transcribe_recording
+from memory import index, recordings
+from memory.jobs import list_jobs
+from tests.audio_helpers import SELF_CORRECTION, encode, pcm16k, silence, speak
+from tests.cli import run
+from tests.conftest import require_models
+
+# Sentences espeak-ng says and whisper tiny.en hears; each has a word heard once, and only there.
+SENTENCES = [
+    ("First, the harbour survey is due on Monday, so please book the boat early.", "monday"),
+    ("Second, Maria thinks the lantern budget is far too small for the autumn festival.", "lantern"),
+    ("Third, we agreed that the violin workshop moves to the library hall.", "library"),
+    ("Fourth, the pepper supplier sent a new price list with higher prices on everything.", "prices"),
+    ("Fifth, somebody must call the glacier museum about insurance before Thursday.", "glacier"),
+    ("Sixth, the orchard photos look wonderful, but the captions still need checking.", "orchard"),
+    ("Seventh, Tom will bring a compass and maps for the walking tour.", "compass"),
+    ("Eighth, the meadow concert is cancelled because of the weather forecast.", "weather"),
+    ("After lunch, the printer in the office broke down again and nobody could fix it.", "printer"),
+    ("The new website needs a simpler menu, according to the customers we interviewed.", "website"),
+    ("Remember to send the invoice to the accounting team before the end of the month.", "invoice"),
+    ("The train to the conference leaves at seven, so we should meet at the station.", "conference"),
+    ("Our designer wants brighter colours for the poster, mostly orange and yellow.", "poster"),
+    ("The volunteers asked for sandwiches and coffee during the long evening shift.", "sandwiches"),
+    ("Finally, the garden project is waiting for permission from the city council.", "garden"),
+    ("That is everything for today, and I will record another note tomorrow.", "tomorrow"),
+]
+VOCABULARY_NOTE = (
+    "Yesterday I met Anna Becker and Li Chen from Atlas. Becker wants the Kestrel rollout in June."
+)
+
+
+@pytest.fixture(autouse=True)
+def _models_and_no_leftover_workers() -> Iterator[None]:
+    require_models()
+    yield
+    transcription.shutdown_workers()
+
+
+@pytest.fixture(scope="module")
+def notes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("notes")
+    correction = pcm16k(speak(SELF_CORRECTION, folder / "correction.wav"))
+    long = pcm16k(speak(" ".join(s for s, _ in SENTENCES), folder / "long.wav"))
+    vocab = pcm16k(speak(VOCABULARY_NOTE, folder / "vocab.wav"))
+    pad = silence(0.4)
+    return {
+        "correction": encode(np.concatenate([pad, correction, pad]), folder / "correction.m4a"),
+        "correction-2": encode(np.concatenate([pad, correction, pad, pad]), folder / "correction-2.flac"),
+        "long": encode(long, folder / "long.flac"),
+        "vocab": encode(vocab, folder / "vocab.wav"),
+        "vocab-2": encode(vocab, folder / "vocab.flac"),
+    }
+
+
+def _fast_project(library: Library, name: str, **options: object) -> None:
+    add_project(library, name)
+    set_project_options(library, name, transcription_model="tiny.en", **options)  # type: ignore[arg-type]
+
+
+def _import(library: Library, path: Path, project: str) -> int:
+    [result] = import_files(library, [path], project=project)
+    assert result.status == "imported", result.message
+    return result.recording_id or 0
+
+
+def _text(library: Library, recording_id: int) -> str:
+    return " ".join(s.raw_text for s in recordings.list_segments(library.store, recording_id))
+
+
+def test_cli_import_transcribes_the_self_correction(library: Library, notes: dict[str, Path]) -> None:
+    _fast_project(library, "Workshop")
+    result = run("import", str(notes["correction"]), "--project", "Workshop", "--json")
+    assert result.code == 0, result.err
+    [job] = result.json()["transcriptions"]
+    assert job["status"] == "done"
+    rec = recordings.get_recording(library.store, job["recording_id"])
+    assert (rec.status, rec.model, rec.language, rec.progress) == ("indexed", "whisper-tiny.en", "en", 1.0)
+    segments = recordings.list_segments(library.store, rec.id)
+    text = _text(library, rec.id).lower()
+    assert "monday" in text and "tuesday" in text and "workshop" in text
+    assert segments[0].words and all(w[1] <= w[2] for s in segments for w in s.words)
+    assert 0.0 <= segments[0].start < segments[-1].end <= (rec.duration or 0) + 0.1
+    # The raw words stay; an edit shows in the transcript, --raw shows what was heard.
+    recordings.save_edit(library.store, segments[0].id, "The workshop is on Tuesday.")
+    shown = run("transcript", str(rec.id))
+    assert shown.code == 0 and "]* The workshop is on Tuesday." in shown.out
+    raw = run("transcript", str(rec.id), "--raw", "--json").json()
+    assert raw["segments"][0]["text"] == segments[0].raw_text
+    listed = run("recordings", "--project", "Workshop", "--json").json()["recordings"]
+    assert [r["id"] for r in listed] == [rec.id]
+
+
+def test_worker_killed_mid_file_resumes_without_duplicates(
+    library: Library, notes: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(transcription, "BATCH_SEGMENTS", 2)  # commit early, so the kill lands mid-file
+    _fast_project(library, "Long")
+    rid = _import(library, notes["long"], "Long")
+    store = library.store
+    killed: list[int] = []
+    seen: list[Progress] = []
+    searchable_early: list[bool] = []
+
+    def on_progress(progress: Progress) -> None:
+        seen.append(progress)
+        if not killed and recordings.last_segment_end(store, rid) > 15:
+            for child in multiprocessing.active_children():
+                if child.name == "verbatim-transcriber" and child.pid:
+                    os.kill(child.pid, signal.SIGKILL)  # a native crash, as far as the app can tell
+                    killed.append(child.pid)
+        if recordings.get_recording(store, rid).status == "transcribing" and index.recording_chunks(
+            store, rid
+        ):
+            searchable_early.append(True)
+
+    report = transcribe_recording(library, rid, on_progress=on_progress, window=40.0)
+    assert killed and report.worker_restarts == 1
+    segments = recordings.list_segments(store, rid)
+    assert [s.idx for s in segments] == list(range(len(segments)))
+    for before, after in itertools.pairwise(segments):
+        assert after.start >= before.end - 0.05, (before, after)  # never a segment twice
+    text = _text(library, rid).lower()
+    counts = {word: len(re.findall(rf"\b{word}\b", text)) for _, word in SENTENCES}
+    assert counts == dict.fromkeys(counts, 1), counts
+    assert recordings.get_recording(store, rid).status == "indexed"
+    assert searchable_early, "nothing was searchable while the note was being transcribed"
+    assert any(h.recording_id == rid for h in search(library, "sandwiches coffee", mode="keyword"))
+    fractions = [p.fraction for p in seen]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    assert any(p.eta_seconds is not None and p.eta_seconds > 0 for p in seen)
+
+
+def test_cancel_stops_the_worker_and_keeps_what_was_done(library: Library, notes: dict[str, Path]) -> None:
+    _fast_project(library, "Long")
+    rid = _import(library, notes["long"], "Long")
+    [job] = list_jobs(library.store)
+    worker = jobs.JobWorker(library, poll_seconds=0.1).start()
+    try:
+        deadline = time.monotonic() + 120
+        while jobs.get_job(library, job.id).progress <= 0.05 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        jobs.cancel_job(library, job.id)
+        while jobs.get_job(library, job.id).status == "running" and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        worker.stop()
+    assert jobs.get_job(library, job.id).status == "cancelled"
+    rec = recordings.get_recording(library.store, rid)
+    assert rec.status == "failed" and "cancelled" in (rec.status_message or "")
+    assert not [c for c in multiprocessing.active_children() if c.name == "verbatim-transcriber"]
+    done_before = recordings.last_segment_end(library.store, rid)
+    assert done_before < (rec.duration or 0)
+    # Retried, it resumes from the last committed segment and finishes.
+    jobs.retry_job(library, job.id)
+    assert recordings.get_recording(library.store, rid).status == "queued"
+    [finished] = jobs.run_pending(library)
+    assert finished.status == "done", finished.message
+    text = _text(library, rid).lower()
+    assert all(len(re.findall(rf"\b{word}\b", text)) == 1 for _, word in SENTENCES), text
+
+
+def test_project_vocabulary_reaches_the_model(library: Library, notes: dict[str, Path]) -> None:
+    _fast_project(library, "Plain")
+    _fast_project(library, "Atlas", vocabulary=["Becker", "Chen", "Kestrel"])
+    plain = _import(library, notes["vocab"], "Plain")
+    named = _import(library, notes["vocab-2"], "Atlas")
+    jobs.run_pending(library)
+    assert "Kestrel" not in _text(library, plain)  # the control: without the vocabulary it is misheard
+    assert "Kestrel" in _text(library, named) and "Becker" in _text(library, named)
+
+
+def test_language_is_detected_or_the_projects(library: Library, notes: dict[str, Path]) -> None:
+    """The shipped base model (the default for transcription): detects English, or obeys the project."""
+    add_project(library, "Detect")
+    add_project(library, "Deutsch")
+    set_project_options(library, "Deutsch", language="de")
+    detected = _import(library, notes["correction"], "Detect")
+    forced = _import(library, notes["correction-2"], "Deutsch")
+    finished = jobs.run_pending(library)
+    assert [j.status for j in finished] == ["done", "done"], [j.message for j in finished]
+    first, second = (recordings.get_recording(library.store, r) for r in (detected, forced))
+    assert (first.language, first.model) == ("en", "whisper-base")
+    assert (second.language, second.model) == ("de", "whisper-base")
+    assert "tuesday" in _text(library, detected).lower()
+
+
+def test_missing_audio_fails_the_recording_with_a_message(library: Library, notes: dict[str, Path]) -> None:
+    _fast_project(library, "Gone")
+    rid = _import(library, notes["vocab"], "Gone")
+    rec = recordings.get_recording(library.store, rid)
+    (library.data_dir.root / (rec.audio_path or "")).unlink()
+    [job] = jobs.run_pending(library)
+    assert job.status == "failed" and "missing" in (job.message or "")
+    rec = recordings.get_recording(library.store, rid)
+    assert rec.status == "failed" and "missing" in (rec.status_message or "")
+    assert recordings.list_segments(library.store, rid) == []
