@@ -48,5 +48,8 @@ bench: install
 bench-quick: install
 	$(BIN)/verbatim bench all --quick --out /tmp/verbatim-bench
 
+screenshots: install
+	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python -m ui.screenshots --out docs/screenshots
+
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from app.library import Library
 from app.projects import list_projects
-from capture.devices import list_input_devices
+from capture.devices import InputDevice, list_input_devices
 from models.catalogue import SHIPPED, Role, model_files
 from models.errors import VerbatimError
 
@@ -41,9 +41,17 @@ class Readiness:
         return self.projects == 0
 
 
+def _input_devices() -> list[InputDevice]:
+    """Inputs as the sound system sees them now (PortAudio reads its list once: re-read it)."""
+    from capture.recorder import refresh_devices  # here: it loads the audio stack, not needed to start
+
+    refresh_devices()
+    return list_input_devices()
+
+
 def _microphone() -> tuple[str | None, str, str]:
     try:
-        devices = list_input_devices()
+        devices = _input_devices()
     except VerbatimError as exc:
         return None, exc.message, exc.fix or ""
     if not devices:
@@ -83,6 +91,6 @@ def check_readiness(library: Library) -> Readiness:
 def input_device_names() -> list[str]:
     """Names of the audio inputs a user can pick in settings; empty when there are none."""
     try:
-        return [d.name for d in list_input_devices()]
+        return [d.name for d in _input_devices()]
     except VerbatimError:
         return []

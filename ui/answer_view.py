@@ -39,6 +39,10 @@ def place_of(item: dict[str, Any]) -> Place | None:
         return None
 
 
+def _plain(text: str) -> str:
+    return " ".join("".join(ch for ch in text.lower() if ch.isalnum() or ch.isspace()).split())
+
+
 class ClaimCard(QFrame):
     open_requested = Signal(int, float)
 
@@ -76,10 +80,10 @@ class ClaimCard(QFrame):
         layout.addWidget(self.text)
         self.citations: list[CitationButton] = []
         for citation in claim.get("citations") or []:
-            self._add_citation(layout, citation, foreground)
+            self._add_citation(layout, citation, foreground, said=self.text.text())
         self.setAccessibleName(f"{word} claim: {self.text.text()}")
 
-    def _add_citation(self, layout: QVBoxLayout, citation: dict[str, Any], colour: str) -> None:
+    def _add_citation(self, layout: QVBoxLayout, citation: dict[str, Any], colour: str, *, said: str) -> None:
         place = place_of(citation)
         if place is None:
             return
@@ -88,7 +92,7 @@ class ClaimCard(QFrame):
         self.citations.append(button)
         layout.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
         quote = str(citation.get("quote") or "").strip()
-        if quote:
+        if quote and _plain(quote) != _plain(said):  # a stated claim is its quote: say it once
             label = QLabel(f"“{quote}”")
             label.setWordWrap(True)
             label.setStyleSheet(f"color: {colour}; margin-left: 18px;")
@@ -162,6 +166,7 @@ class AnswerView(QWidget):
     def _heading(self, text: str) -> None:
         label = QLabel(text)
         label.setFont(heading_font(self.font(), scale=1.0))
+        label.setWordWrap(True)
         label.setContentsMargins(0, 10, 0, 0)
         self._layout.addWidget(label)
 

@@ -25,6 +25,10 @@ from ui.operations import Op, Operations, Progress
 from ui.theme import colours, heading_font
 
 ALL = "All projects"
+INTRO = (
+    "Every sentence of an answer is marked stated (your own words, with a play button) or inferred "
+    "(the model's reading)."
+)
 
 
 class AskPanel(QWidget):
@@ -55,10 +59,7 @@ class AskPanel(QWidget):
         self.stop_button.setAccessibleName("Stop answering")
         self.stop_button.clicked.connect(self.stop)
         self.stop_button.hide()
-        self.status = QLabel(
-            "Every sentence of an answer is marked stated (your own words, with a play "
-            "button) or inferred (the model's reading)."
-        )
+        self.status = QLabel(INTRO)
         self.status.setWordWrap(True)
         self.status.setAccessibleName("Answer status")
         self.status.setStyleSheet(f"color: {colours().muted};")
@@ -66,6 +67,7 @@ class AskPanel(QWidget):
         self.answer.open_requested.connect(self.open_requested.emit)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(self.answer)
         scroll.setAccessibleName("Answer")
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
@@ -82,6 +84,14 @@ class AskPanel(QWidget):
         self.setTabOrder(self.question, self.scope)
         self.setTabOrder(self.scope, self.ask_button)
         self.setMinimumWidth(320)
+
+    def reset(self) -> None:
+        """Back to an empty panel (a running answer is stopped)."""
+        self.stop()
+        self.answer.clear()
+        self.question.clear()
+        self.last_answer = None
+        self.status.setText(INTRO)
 
     def focus_question(self) -> None:
         self.question.setFocus(Qt.FocusReason.ShortcutFocusReason)

@@ -14,6 +14,15 @@ STATUS_WORDS = {
 }
 
 
+def recording_title(recording: object) -> str:
+    """What a recording is called: its title, else its first words, else its file, else its state."""
+    for name in ("title", "first_line", "source_name"):
+        value = getattr(recording, name, None)
+        if value:
+            return str(value)
+    return "New recording" if getattr(recording, "status", "") == "recording" else "Untitled note"
+
+
 def parse_store_time(text: str | None) -> datetime | None:
     if not text:
         return None

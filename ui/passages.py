@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QCursor, QPalette
-from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from ui.format import clock, parse_store_time, short_date
 from ui.highlight import highlight_html
@@ -55,6 +55,10 @@ class CitationButton(QPushButton):
         self.setPalette(palette)
         self.setStyleSheet("text-align: left; padding: 2px 4px; text-decoration: underline;")
         self.clicked.connect(lambda: self.open_requested.emit(place.recording_id, place.start))
+        # in a narrow panel the label may be cut rather than push the panel wider (the tooltip and
+        # the accessible name keep the whole of it)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.setMinimumWidth(120)
 
 
 class PassageCard(QFrame):

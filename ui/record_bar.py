@@ -157,7 +157,7 @@ class LivePanel(QFrame):
         self.text.setReadOnly(True)
         self.text.setAccessibleName("Live transcript")
         self.text.setPlaceholderText("Listening…")
-        self.text.setMaximumHeight(140)
+        self.text.setMaximumHeight(96)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 6, 10, 8)
         layout.addWidget(self.heading)

@@ -8,7 +8,7 @@ for the recording's facts, corrections and connections once background consolida
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -33,7 +33,7 @@ from app import recordings as recording_service
 from app.edits import SegmentVersion
 from app.library import Library
 from app.recordings import ACTIVE_STATUSES, Recording, Segment
-from ui.format import duration, short_date, status_text
+from ui.format import duration, recording_title, short_date, status_text
 from ui.operations import Operations
 from ui.player import PlayerBar
 from ui.theme import heading_font
@@ -202,19 +202,19 @@ class RecordingView(QWidget):
     def show_loaded(self, recording: Recording, segments: list[Segment], audio: object) -> None:
         same = self.recording is not None and self.recording.id == recording.id
         self.recording = recording
-        self.title.setText(
-            recording.title or recording.first_line or recording.source_name or "Untitled note"
-        )
+        self.title.setText(recording_title(recording))
         self._show_meta(recording)
         if not same or self.player.path != audio:
             self.player.load(audio)  # type: ignore[arg-type]
         self.no_audio.setVisible(audio is None)
+        self.player.setVisible(audio is not None)
         self.no_audio.setText(
             "No audio to play: this note was imported as a transcript."
             if recording.source == "transcript" or not recording.audio_path
             else "The audio file of this note is missing from the data folder."
         )
         self.model.set_segments(segments)
+        self.table.setColumnHidden(SPEAKER, not any(s.speaker for s in segments))
         self._show_empty_state(recording, segments)
         self.poll.start() if recording.status in ACTIVE_STATUSES else self.poll.stop()
         if self._pending_seconds is not None:
@@ -276,7 +276,12 @@ class RecordingView(QWidget):
         row = self.model.row_at(seconds)
         if row is not None:
             self.model.set_current(row)
-            self.table.selectRow(row)
+            # the line being played is marked by the model (▶, bold, tint); keep the keyboard's place
+            # there without a selection, whose colour would hide the mark
+            self.table.clearSelection()
+            self.table.selectionModel().setCurrentIndex(
+                self.model.index(row, TEXT), QItemSelectionModel.SelectionFlag.NoUpdate
+            )
             self.table.scrollTo(self.model.index(row, TEXT), QAbstractItemView.ScrollHint.PositionAtCenter)
         self.player.play_from(seconds, play=play)
 

@@ -42,6 +42,7 @@ class SearchPage(QWidget):
         self.results_layout.setAlignment(Qt.AlignmentFlag.AlignTop)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(self.results)
         scroll.setAccessibleName("Matching passages")
         layout = QVBoxLayout(self)

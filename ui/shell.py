@@ -144,7 +144,7 @@ class Shell(QMainWindow):
         self.splitter.addWidget(self.ask_panel)
         for index, stretch in enumerate((0, 1, 0)):
             self.splitter.setStretchFactor(index, stretch)
-        self.splitter.setSizes([230, 730, 400])
+        self.splitter.setSizes([230, 770, 360])
         self.splitter.setChildrenCollapsible(False)
         layout.addWidget(self.splitter, 1)
         self.setCentralWidget(centre)

@@ -178,6 +178,10 @@ class ProjectSidebar(QWidget):
         item.setData(Qt.ItemDataRole.AccessibleTextRole, ALL_PROJECTS)
         self.projects.addItem(item)
 
+    def select_project(self, name: str | None) -> None:
+        """Select a project by name (None: all projects), as a click would."""
+        self._select(name)
+
     def _select(self, name: str | None) -> None:
         for row in range(self.projects.count()):
             if self.projects.item(row).data(NAME_ROLE) == name:

@@ -17,7 +17,16 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelInde
 from app import recordings as recording_service
 from app.library import Library
 from app.recordings import ACTIVE_STATUSES, Recording
-from ui.format import clock, day_label, duration, parse_store_time, status_text, week_label, week_start
+from ui.format import (
+    clock,
+    day_label,
+    duration,
+    parse_store_time,
+    recording_title,
+    status_text,
+    week_label,
+    week_start,
+)
 from ui.operations import Operations
 
 PAGE_SIZE = 200
@@ -196,7 +205,7 @@ class TimelineModel(QAbstractListModel):
         return None
 
     def title(self, recording: Recording) -> str:
-        return recording.title or recording.first_line or recording.source_name or "Untitled note"
+        return recording_title(recording)
 
     def describe(self, recording: Recording) -> str:
         """The whole row in words: what a screen reader says and the tooltip shows."""

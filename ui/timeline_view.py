@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.recordings import Recording
-from ui.format import duration, status_text
+from ui.format import duration, recording_title, status_text
 from ui.theme import colours
 from ui.timeline_model import KIND_ROLE, RECORDING_ROLE, TimelineModel, time_of_day
 
@@ -138,7 +138,7 @@ class TimelineDelegate(QStyledItemDelegate):
         title_font.setBold(True)
         painter.setFont(title_font)
         painter.setPen(text_colour)
-        title = recording.title or recording.first_line or recording.source_name or "Untitled note"
+        title = recording_title(recording)
         painter.drawText(
             middle,
             Qt.AlignmentFlag.AlignLeft,
