@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.audio_helpers import SELF_CORRECTION, speak, speech_file, virtual_microphone
+from tests.audio_helpers import SELF_CORRECTION, speak, speech_file, virtual_microphone_fixture
 from tests.conftest import require_models
 from tests.ui_helpers import WAIT_MS, sidebar_names, window
 
-__all__ = ["virtual_microphone", "window"]  # fixtures
+__all__ = ["virtual_microphone_fixture", "window"]  # fixtures
 
 TRANSCRIBE_MS = 180_000  # a worker process, a model load and a few seconds of speech on 2 busy cores
 CLIP = "The budget review with the client is on Friday. " + SELF_CORRECTION
@@ -89,6 +89,12 @@ def test_record_through_the_microphone_and_stop(virtual_microphone, window, qtbo
     qtbot.waitUntil(lambda: player.poll() is not None, timeout=60_000)  # the window runs meanwhile
     assert max(levels) > 0.001  # the meter moved while the speech played
     assert window.record_bar.elapsed.text() != "0:00"
+    qtbot.keyClick(window, Qt.Key.Key_P, ctrl_shift)  # pause: the clock stops, the bar says so
+    assert window.recorder.session.paused
+    qtbot.waitUntil(lambda: "paused" in window.record_bar.elapsed.text(), timeout=WAIT_MS)
+    assert window.record_bar.pause.text() == "Resume"
+    window.record_bar.pause.click()
+    assert not window.recorder.session.paused
     with qtbot.waitSignal(window.recorder.stopped, timeout=60_000) as stopped:
         window.record_bar.button.click()
     recording_id = stopped.args[0]

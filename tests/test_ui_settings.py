@@ -1,0 +1,70 @@
+"""Settings save through the app services at once; a bad choice is explained in the dialog."""
+
+from __future__ import annotations
+
+from app.projects import add_project, get_project
+from app.recordings import get_recording
+from models.catalogue import Role
+from tests.ui_helpers import WAIT_MS, note, window, write_corpus
+
+__all__ = ["window"]
+
+
+def _dialog(win, qtbot, library):  # type: ignore[no-untyped-def]
+    from app.projects import list_projects
+    from ui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(win.ops, library, list_projects(library), win, current_project="Atlas")
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def test_project_language_and_vocabulary(window, qtbot, library) -> None:  # type: ignore[no-untyped-def]
+    add_project(library, "Atlas")
+    dialog = _dialog(window, qtbot, library)
+    assert dialog.project_combo.currentText() == "Atlas"
+    dialog.language.setText("de")
+    dialog.vocabulary.setPlainText("Chen\nBecker\n\n")
+    dialog.save_project_options()
+    qtbot.waitUntil(lambda: "Saved Atlas" in dialog.status.text(), timeout=WAIT_MS)
+    project = get_project(library, "Atlas")
+    assert project.language == "de" and project.vocabulary == ["Chen", "Becker"]
+    dialog.language.clear()
+    dialog.save_project_options()
+    qtbot.waitUntil(lambda: get_project(library, "Atlas").language is None, timeout=WAIT_MS)
+
+
+def test_a_model_of_the_wrong_kind_is_refused_with_its_reason(window, qtbot, library, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    add_project(library, "Atlas")
+    dialog = _dialog(window, qtbot, library)
+    not_a_model = tmp_path / "notes.gguf"
+    not_a_model.write_text("hello")
+    dialog.set_model(Role.CHAT, not_a_model)
+    qtbot.waitUntil(lambda: "not a GGUF file" in dialog.status.text(), timeout=WAIT_MS)
+    assert not library.models.is_user_model(Role.CHAT)
+    shipped = library.models.path_for(Role.CHAT)
+    dialog.set_model(Role.CHAT, shipped)  # a real GGUF: accepted as the user's choice
+    qtbot.waitUntil(lambda: library.models.is_user_model(Role.CHAT), timeout=WAIT_MS)
+    assert "your file" in dialog.model_labels[Role.CHAT].text()
+    dialog.reset_model(Role.CHAT)
+    qtbot.waitUntil(lambda: not library.models.is_user_model(Role.CHAT), timeout=WAIT_MS)
+    assert "shipped" in dialog.model_labels[Role.CHAT].text()
+
+
+def test_a_recovered_recording_is_announced_and_opens(window, qtbot, library, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from app.imports import import_corpus
+
+    (result,) = import_corpus(
+        library,
+        write_corpus(
+            tmp_path / "n.jsonl",
+            [note("r", "Atlas", "2026-06-01T08:40:00", ["Half a thought before the crash."])],
+        ),
+    )
+    window.on_background_recovered([get_recording(library, result.recording_id)])
+    notice = window.notices.notices["recovered"]
+    assert "interrupted has been recovered: Atlas" in notice.accessibleName()
+    notice.action_button.click()
+    view = window.recording_view
+    qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT_MS)
+    assert window.stack.currentWidget() is view
