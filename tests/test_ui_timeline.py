@@ -90,3 +90,24 @@ def test_words_for_times_and_statuses() -> None:
     assert status_text("transcribing", 0.42) == "Transcribing 42%"
     assert status_text("failed", 0, "the file is damaged") == "Failed: the file is damaged"
     assert status_text("indexed") == "Ready"
+
+
+def test_a_reload_keeps_the_selected_recording(qtbot, library) -> None:  # type: ignore[no-untyped-def]
+    from ui.operations import Operations
+    from ui.timeline_model import RECORDING_ROLE, TimelineModel
+    from ui.timeline_view import TimelineView
+
+    _fill(library, 40)
+    ops = Operations(lambda exc: None)
+    model = TimelineModel(ops, library)
+    view = TimelineView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    model.show_project(None)
+    qtbot.waitUntil(lambda: model.exhausted, timeout=WAIT_MS)
+    chosen = [r.recording for r in model.rows if r.recording is not None][25]
+    view.setCurrentIndex(model.index(model.row_for(chosen.id)))
+    model.reload()
+    qtbot.waitUntil(lambda: not model.fetching, timeout=WAIT_MS)
+    assert view.currentIndex().data(RECORDING_ROLE).id == chosen.id
+    ops.shutdown()

@@ -150,3 +150,17 @@ def test_projects_created_elsewhere_appear(window, qtbot, library) -> None:  # t
     add_project(library, "From the CLI")
     window.check_for_outside_changes()
     qtbot.waitUntil(lambda: "From the CLI" in sidebar_names(window), timeout=WAIT_MS)
+
+
+def test_the_ask_scope_follows_the_selected_project(window, qtbot, library) -> None:  # type: ignore[no-untyped-def]
+    add_project(library, "Atlas")
+    window.sidebar.refresh()
+    qtbot.waitUntil(lambda: "Atlas" in sidebar_names(window), timeout=WAIT_MS)
+    panel = window.ask_panel
+    assert panel.scope.count() == 1 and panel.scope_projects() is None
+    window.sidebar.select_project("Atlas")
+    assert [panel.scope.itemText(i) for i in range(panel.scope.count())] == ["All projects", "Only Atlas"]
+    panel.scope.setCurrentIndex(1)
+    assert panel.scope_projects() == ["Atlas"]
+    window.sidebar.select_project(None)
+    assert panel.scope.count() == 1 and panel.scope_projects() is None

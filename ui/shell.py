@@ -35,7 +35,7 @@ from ui.recorder_control import RecorderControl
 from ui.recording_view import RecordingView
 from ui.search_page import SearchPage
 from ui.sidebar import ALL_PROJECTS, ProjectSidebar
-from ui.theme import heading_font
+from ui.theme import colours, heading_font
 from ui.timeline_model import TimelineModel
 from ui.timeline_view import TimelineView
 from ui.welcome import WelcomePage
@@ -61,6 +61,16 @@ class TimelinePage(QWidget):
         self.heading.setAccessibleName("Timeline of")
         self.summary = QLabel()
         self.summary.setAccessibleName("Timeline summary")
+        # The per-project digest's place: decisions, commitments and open questions, each a quote
+        # with a play button, come with background consolidation. Until then it says so, nothing more.
+        self.digest = QLabel(
+            "Digest of this project (decisions, commitments, open questions, each a quote you can "
+            "play): available once background consolidation is part of Verbatim."
+        )
+        self.digest.setWordWrap(True)
+        self.digest.setAccessibleName("Project digest")
+        self.digest.setStyleSheet(f"color: {colours().muted};")
+        self.digest.hide()
         self.view = TimelineView()
         self.view.setModel(model)
         self.empty = QLabel()
@@ -70,6 +80,7 @@ class TimelinePage(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.heading)
         layout.addWidget(self.summary)
+        layout.addWidget(self.digest)
         layout.addWidget(self.empty)
         layout.addWidget(self.view, 1)
 

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -176,6 +185,25 @@ class TimelineView(QListView):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setResizeMode(QListView.ResizeMode.Adjust)
         self.activated.connect(self.on_activated)
+
+    def setModel(self, model: QAbstractItemModel | None) -> None:
+        super().setModel(model)
+        if model is not None:
+            model.modelAboutToBeReset.connect(self.on_model_about_to_be_reset)
+            model.modelReset.connect(self.on_model_reset)
+
+    def on_model_about_to_be_reset(self) -> None:
+        """A reload keeps the user's place: the same recording stays current and in view."""
+        recording = self.currentIndex().data(RECORDING_ROLE)
+        self._kept = (recording.id if recording is not None else None, self.verticalScrollBar().value())
+
+    def on_model_reset(self) -> None:
+        kept_id, scroll = getattr(self, "_kept", (None, 0))
+        model = self.model()
+        row = model.row_for(kept_id) if isinstance(model, TimelineModel) and kept_id is not None else None
+        if row is not None:
+            self.setCurrentIndex(model.index(row, 0))
+            QTimer.singleShot(0, lambda: self.verticalScrollBar().setValue(scroll))  # after the layout
 
     def on_activated(self, index: QModelIndex) -> None:
         recording = index.data(RECORDING_ROLE)

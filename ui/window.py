@@ -191,6 +191,7 @@ class MainWindow(Shell):
         if self.timeline_model.project != project or not self.timeline_model.rows:
             self.timeline_model.show_project(project)
         self.timeline.heading.setText(project or ALL_PROJECTS)
+        self.timeline.digest.setVisible(project is not None)
         self.ask_panel.set_current_project(project)
         self.record_bar.follow_project(project)
         if self.stack.currentWidget() is not self.welcome:
