@@ -164,3 +164,29 @@ def test_the_ask_scope_follows_the_selected_project(window, qtbot, library) -> N
     assert panel.scope_projects() == ["Atlas"]
     window.sidebar.select_project(None)
     assert panel.scope.count() == 1 and panel.scope_projects() is None
+
+
+def test_missing_models_are_guidance_with_a_way_to_fix_them(qtbot, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from app.library import Library
+    from app.paths import DataDir
+    from ui.window import MainWindow
+
+    monkeypatch.setenv("VERBATIM_MODELS_DIR", str(tmp_path / "no models here"))
+    library = Library(DataDir.resolve())
+    win = MainWindow(library, background=False)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitUntil(lambda: win.readiness is not None, timeout=WAIT_MS)
+    assert {m.role for m in win.readiness.missing_models} == {
+        "transcription",
+        "transcription_fast",
+        "embedding",
+        "chat",
+    }
+    notice = win.notices.notices["models"]
+    assert "not set up yet" in notice.accessibleName() and notice.action_button.text() == "Set up models"
+    assert win.welcome.provision_button.isVisibleTo(win.welcome)
+    assert "The models are not set up yet" in win.welcome.problems.text()
+    win.close()
+    qtbot.waitUntil(win.ops.is_idle, timeout=WAIT_MS)
+    library.close()
