@@ -49,6 +49,39 @@ def _measure_loop(app: Any, marks: dict[str, float], done: Any) -> None:
     check()
 
 
+def _run_window(
+    app: Any, data_dir: str | None, marks: dict[str, float], result: dict[str, Any], finish: Any
+) -> None:
+    """The real window: interactive once the sidebar and the first timeline page are in."""
+    from app.library import Library
+    from ui.theme import apply_theme
+    from ui.window import MainWindow
+
+    marks["app_imported"] = time.time()
+    apply_theme(app)
+    library = Library.open(data_dir)
+    main = MainWindow(library)
+    main.show()
+    marks["window_shown"] = time.time()
+    state = {"sidebar": False, "timeline": False}
+
+    def ready(part: str) -> None:
+        if state[part]:
+            return
+        state[part] = True
+        marks[f"{part}_loaded"] = time.time()
+        if all(state.values()):
+            _measure_loop(app, marks, finish)
+
+    main.sidebar.projects_loaded.connect(lambda _p: ready("sidebar"))
+    main.timeline_model.loaded.connect(lambda: ready("timeline"))
+    app.exec()
+    result["timeline_rows"] = main.timeline_model.rowCount()
+    result["recordings_loaded"] = main.timeline_model.loaded_count
+    main.close()
+    library.close()
+
+
 def run(mode: str, data_dir: str | None, timeout_s: float) -> dict[str, Any]:
     marks: dict[str, float] = {"process_start": time.time()}
     from PySide6.QtCore import QTimer
@@ -70,33 +103,7 @@ def run(mode: str, data_dir: str | None, timeout_s: float) -> dict[str, Any]:
         QTimer.singleShot(0, lambda: _measure_loop(app, marks, finish))
         app.exec()
     else:
-        from app.library import Library
-        from ui.theme import apply_theme
-        from ui.window import MainWindow
-
-        marks["app_imported"] = time.time()
-        apply_theme(app)
-        library = Library.open(data_dir)
-        main = MainWindow(library)
-        main.show()
-        marks["window_shown"] = time.time()
-        state = {"sidebar": False, "timeline": False}
-
-        def ready(part: str) -> None:
-            if state[part]:
-                return
-            state[part] = True
-            marks[f"{part}_loaded"] = time.time()
-            if all(state.values()):
-                _measure_loop(app, marks, finish)
-
-        main.sidebar.projects_loaded.connect(lambda _p: ready("sidebar"))
-        main.timeline_model.loaded.connect(lambda: ready("timeline"))
-        app.exec()
-        result["timeline_rows"] = main.timeline_model.rowCount()
-        result["recordings_loaded"] = main.timeline_model.loaded_count
-        main.close()
-        library.close()
+        _run_window(app, data_dir, marks, result, finish)
     result["marks"] = marks
     result["peak_rss_mb"] = round(_rss_mb(), 1)
     return result

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtCore import (
     QAbstractItemModel,
     QModelIndex,
@@ -49,6 +51,15 @@ def _status_colour(status: str) -> str:
     }.get(status, c.warn)
 
 
+@dataclass(frozen=True)
+class _Ink:
+    """The pens of one row: selected rows use the selection's text colour throughout."""
+
+    text: QColor
+    muted: QColor
+    status: QColor
+
+
 class TimelineDelegate(QStyledItemDelegate):
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         line = option.fontMetrics.height()
@@ -90,7 +101,6 @@ class TimelineDelegate(QStyledItemDelegate):
             )
 
     def _paint_recording(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
-        c = colours()
         recording: Recording = index.data(RECORDING_ROLE)
         style = option.widget.style() if option.widget else None
         self.initStyleOption(option, index)
@@ -98,43 +108,69 @@ class TimelineDelegate(QStyledItemDelegate):
         if style is not None:
             style.drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter, option.widget)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        text_colour = option.palette.highlightedText().color() if selected else QColor(c.text)
-        muted = option.palette.highlightedText().color() if selected else QColor(c.muted)
-        metrics = option.fontMetrics
-        line = metrics.height()
-        rect = option.rect.adjusted(12, 8, -12, -8)
-        time_width = metrics.horizontalAdvance("00:00") + 16
-        # right column: status (glyph + words) above duration and, in "All projects", the project
-        status = status_text(recording.status, recording.progress, recording.status_message)
-        status_full = f"{STATUS_GLYPHS.get(recording.status, '')} {status}".strip()
-        right_width = min(max(metrics.horizontalAdvance(status_full) + 8, 150), rect.width() // 3)
-        right = QRect(rect.right() - right_width, rect.top(), right_width, line)
-        painter.setFont(option.font)
-        painter.setPen(text_colour if selected else QColor(_status_colour(recording.status)))
-        painter.drawText(
-            right,
-            Qt.AlignmentFlag.AlignRight,
-            metrics.elidedText(status_full, Qt.TextElideMode.ElideRight, right_width),
+        c = colours()
+        ink = _Ink(
+            text=option.palette.highlightedText().color() if selected else QColor(c.text),
+            muted=option.palette.highlightedText().color() if selected else QColor(c.muted),
+            status=option.palette.highlightedText().color()
+            if selected
+            else QColor(_status_colour(recording.status)),
         )
+        rect = option.rect.adjusted(12, 8, -12, -8)
         model = index.model()
         show_project = isinstance(model, TimelineModel) and model.project is None
-        extra = " · ".join(
-            x for x in (recording.project if show_project else "", duration(recording.duration)) if x
-        )
-        painter.setPen(muted)
+        right_width = self._paint_status(painter, option, rect, recording, ink, show_project=show_project)
+        self._paint_words(painter, option, rect, recording, ink, right_width)
+
+    def _paint_status(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        rect: QRect,
+        recording: Recording,
+        ink: _Ink,
+        *,
+        show_project: bool,
+    ) -> int:
+        """Right column: status (glyph and words) over duration (and the project, in "All projects")."""
+        metrics, line = option.fontMetrics, option.fontMetrics.height()
+        status = status_text(recording.status, recording.progress, recording.status_message)
+        status_full = f"{STATUS_GLYPHS.get(recording.status, '')} {status}".strip()
+        width = min(max(metrics.horizontalAdvance(status_full) + 8, 150), rect.width() // 3)
+        right = QRect(rect.right() - width, rect.top(), width, line)
+        painter.setFont(option.font)
+        painter.setPen(ink.status)
+        elide = Qt.TextElideMode.ElideRight
+        painter.drawText(right, Qt.AlignmentFlag.AlignRight, metrics.elidedText(status_full, elide, width))
+        parts = (recording.project if show_project else "", duration(recording.duration))
+        extra = " · ".join(x for x in parts if x)
+        painter.setPen(ink.muted)
         painter.drawText(
             right.translated(0, line + 2),
             Qt.AlignmentFlag.AlignRight,
-            metrics.elidedText(extra, Qt.TextElideMode.ElideRight, right_width),
+            metrics.elidedText(extra, elide, width),
         )
         if recording.status == "transcribing" and recording.progress > 0:
-            bar = QRect(right.left() + 8, rect.bottom() + 3, right_width - 8, 3)
+            c = colours()
+            bar = QRect(right.left() + 8, rect.bottom() + 3, width - 8, 3)
             painter.fillRect(bar, QColor(c.border))
-            painter.fillRect(
-                QRect(bar.left(), bar.top(), int(bar.width() * recording.progress), 3), QColor(c.accent)
-            )
-        # left: time of day; middle: title and first line
-        painter.setPen(muted)
+            done = QRect(bar.left(), bar.top(), int(bar.width() * recording.progress), 3)
+            painter.fillRect(done, QColor(c.accent))
+        return width
+
+    def _paint_words(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        rect: QRect,
+        recording: Recording,
+        ink: _Ink,
+        right_width: int,
+    ) -> None:
+        """Left: time of day; middle: the title, and the first line under it."""
+        metrics, line = option.fontMetrics, option.fontMetrics.height()
+        time_width = metrics.horizontalAdvance("00:00") + 16
+        painter.setPen(ink.muted)
         painter.drawText(
             QRect(rect.left(), rect.top(), time_width, line),
             Qt.AlignmentFlag.AlignLeft,
@@ -146,23 +182,23 @@ class TimelineDelegate(QStyledItemDelegate):
         title_font = QFont(option.font)
         title_font.setBold(True)
         painter.setFont(title_font)
-        painter.setPen(text_colour)
-        title = recording_title(recording)
+        painter.setPen(ink.text)
+        elide = Qt.TextElideMode.ElideRight
         painter.drawText(
             middle,
             Qt.AlignmentFlag.AlignLeft,
-            painter.fontMetrics().elidedText(title, Qt.TextElideMode.ElideRight, middle.width()),
+            painter.fontMetrics().elidedText(recording_title(recording), elide, middle.width()),
         )
         second = recording.first_line if recording.title else ""
         if not second and recording.status in ("queued", "transcribing", "recording"):
             second = "Transcript on its way…"
         if second:
             painter.setFont(option.font)
-            painter.setPen(muted)
+            painter.setPen(ink.muted)
             painter.drawText(
                 middle.translated(0, line + 2),
                 Qt.AlignmentFlag.AlignLeft,
-                metrics.elidedText(second, Qt.TextElideMode.ElideRight, middle.width()),
+                metrics.elidedText(second, elide, middle.width()),
             )
 
 
