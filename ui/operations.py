@@ -184,9 +184,15 @@ class Operations(QObject):
         finished: Callable[[Any], None],
         failed: ErrorHandler | None = None,
         label: str = "",
+        slow: bool = False,
     ) -> Op:
-        """Read something from the library; `finished(result)` runs on the main thread."""
-        return self._start(self._store_pool, fn, label=label, finished=finished, failed=failed)
+        """Read something from the library; `finished(result)` runs on the main thread.
+
+        `slow`: it may load a model first (a search's embedder), so it runs beside the store
+        queue rather than in it, and timeline pages do not wait behind it.
+        """
+        pool = self._task_pool if slow else self._store_pool
+        return self._start(pool, fn, label=label, finished=finished, failed=failed)
 
     def change(
         self,

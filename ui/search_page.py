@@ -72,7 +72,7 @@ class SearchPage(QWidget):
                 self.heading.setText(f"Search {where} for “{query}” did not run.")
                 self.ops.report_error(exc)
 
-        self.ops.query(run, finished=arrived, failed=failed, label="search")
+        self.ops.query(run, finished=arrived, failed=failed, label="search", slow=True)
 
     def show_hits(self, hits: list[Hit], where: str) -> None:
         self._clear()
