@@ -122,7 +122,9 @@ class SettingsDialog(QDialog):
         registry = self.library.models
         for role, label in self.model_labels.items():
             source = "your file" if registry.is_user_model(role) else "shipped"
-            label.setText(f"{registry.name_for(role)} ({source})<br><small>{registry.path_for(role)}</small>")
+            path = registry.path_for(role)
+            missing = "" if path.exists() else " <b>— missing: set up the models or choose a file</b>"
+            label.setText(f"{registry.name_for(role)} ({source}){missing}<br><small>{path}</small>")
 
     def on_choose_model(self, role: Role) -> None:
         if role in (Role.TRANSCRIPTION, Role.TRANSCRIPTION_FAST):
