@@ -1,0 +1,239 @@
+"""Ask across all projects: retrieve, select a small context, let the model propose, check, answer.
+
+The pipeline (each step measured):
+1. hybrid retrieval (app.search), scoped to projects and to what was said up to `as_of`;
+2. a small context of whole raw segments within the word budget (memory.context), each passage
+   judged relevant or not by word evidence (memory.answers.judge_passages);
+3. nothing relevant: "Not in your notes", with the nearest passages; no model call at all;
+4. otherwise the chat model answers as JSON claims over the relevant passages only; each claim is
+   checked as soon as it is complete and streamed if it survives (memory.answers.Labeller);
+5. no surviving stated claim (or `no_llm`, or no chat model): the extractive answer, the best
+   sentence of each relevant passage, verbatim.
+Every model call is written to the llm_calls table, failed ones included.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from app.library import Library
+from app.search import search
+from memory.answers import Answer, Claim, Gate, Labeller, extractive_claims, judge_passages
+from memory.claims import ClaimReader, claim_schema, sentences
+from memory.clock import parse_time, to_store_time
+from memory.context import Passage, focus_passage, passages_from_hits
+from memory.llm_log import log_call, prompt_text
+from memory.relevance import QuestionTerms, load_question_terms
+from models.catalogue import Role
+from models.chat import ChatModel, Completion
+from models.errors import CancelledError, InputError, ModelError
+from models.prompts import PromptPassage, answer_messages, clock
+
+log = logging.getLogger(__name__)
+
+NOT_FOUND = "Not in your notes."
+RETRIEVE_K = 10
+NEAREST = 3
+EXTRACTIVE_CLAIMS = 3
+MAX_CLAIMS = 2  # each claim costs ~60 generated tokens: the first must show quickly
+MAX_ANSWER_TOKENS = 256
+MODEL_PASSAGES = 3
+MODEL_WORDS = 300  # of the context, what the model reads (prompt time dominates its first token)
+
+TextSink = Callable[[str], None]
+
+
+@dataclass
+class _Run:
+    """One question being answered: what every step needs, and the clock it is measured by."""
+
+    library: Library
+    question: str
+    passages: list[Passage]
+    terms: QuestionTerms
+    gate: Gate
+    on_text: TextSink | None
+    cancelled: Callable[[], bool] | None
+    started: float
+    timings: dict[str, float]
+    first_text_ms: float | None = None
+
+    def ms(self) -> float:
+        return (time.perf_counter() - self.started) * 1000
+
+    def emit(self, text: str) -> None:
+        if self.first_text_ms is None:
+            self.first_text_ms = self.ms()
+        if self.on_text is not None:
+            self.on_text(text)
+
+
+def ask(
+    library: Library,
+    question: str,
+    *,
+    projects: list[str] | None = None,
+    as_of: datetime | str | None = None,
+    no_llm: bool = False,
+    model_path: Path | None = None,
+    on_text: TextSink | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    gate: Gate | None = None,
+    word_budget: int | None = None,
+) -> Answer:
+    """Answer `question` from the library's notes; `on_text` receives the answer as it is checked.
+
+    `as_of` answers as of a past moment: notes spoken later are left out, and recency is measured
+    from then.
+    """
+    question = " ".join(question.split())
+    if not question:
+        raise InputError(
+            "the question is empty", fix='ask something, e.g. verbatim ask "when is the workshop?"'
+        )
+    started = time.perf_counter()
+    when = parse_time(as_of) if isinstance(as_of, str) else as_of
+    until = to_store_time(when) if when is not None else None
+    hits = search(library, question, projects=projects, k=RETRIEVE_K, as_of=when, until=until)
+    timings = {"retrieve_ms": (time.perf_counter() - started) * 1000, "first_token_ms": 0.0, "total_ms": 0.0}
+    store = library.store
+    terms = load_question_terms(store, question)
+    budget = word_budget or int(library.settings.ask_word_budget)
+    passages = passages_from_hits(store, hits, terms, word_budget=budget)
+    run = _Run(library, question, passages, terms, gate or Gate(), on_text, cancelled, started, timings)
+    found = judge_passages(store, passages, terms, run.gate)
+    run.timings["prompt_ready_ms"] = run.ms()
+    if not found:
+        run.emit(NOT_FOUND)
+        answer = Answer(question, False, None, [], passages[:NEAREST], timings, mode="not_found")
+    else:
+        answer = _answer(run, no_llm, model_path)
+    if not timings["first_token_ms"]:
+        timings["first_token_ms"] = run.first_text_ms if run.first_text_ms is not None else run.ms()
+    timings["total_ms"] = run.ms()
+    return answer
+
+
+def _answer(run: _Run, no_llm: bool, model_path: Path | None) -> Answer:
+    claims: list[Claim] = []
+    dropped, model_name, call_id = 0, None, None
+    chat = None if no_llm else _chat_model(run.library, model_path)
+    if chat is not None:
+        labeller = Labeller(run.passages, run.terms, run.gate)
+        model_name = run.library.models.name_for(Role.CHAT) if model_path is None else chat.name
+        claims, call_id = _model_claims(run, chat, model_name, labeller)
+        dropped = labeller.dropped
+    mode = "model"
+    if not any(c.kind == "stated" for c in claims):
+        claims = extractive_claims(run.passages, run.terms, max_claims=EXTRACTIVE_CLAIMS)
+        for claim in claims:
+            run.emit(claim_text(claim))
+        mode = "extractive"
+    answer = Answer(
+        run.question, True, model_name, claims, run.passages, run.timings, mode=mode, dropped=dropped
+    )
+    answer.llm_call_id = call_id
+    return answer
+
+
+def _chat_model(library: Library, model_path: Path | None) -> ChatModel | None:
+    """The chat model, loaded; None (extractive answers) when the configured one is unavailable.
+
+    A model the user names with --model must work: its failure is an error, not a silent fallback.
+    """
+    try:
+        chat = library.models.chat(model_path)
+        chat.load()
+        return chat
+    except ModelError as exc:
+        if model_path is not None:
+            raise
+        log.warning("answering without a chat model: %s", exc.message)
+        return None
+
+
+def _model_claims(run: _Run, chat: ChatModel, model_name: str, labeller: Labeller) -> tuple[list[Claim], int]:
+    relevant = _model_context(run)
+    schema = claim_schema([(p.number, sentences(p.text)) for p in relevant], max_claims=MAX_CLAIMS)
+    messages = answer_messages(run.question, [_prompt_passage(p) for p in relevant])
+    record = Completion()
+    reader = ClaimReader()
+    claims: list[Claim] = []
+    error: str | None = None
+    try:
+        pieces = chat.stream(
+            messages,
+            json_schema=schema,
+            max_tokens=MAX_ANSWER_TOKENS,
+            cancelled=run.cancelled,
+            completion=record,
+        )
+        for piece in pieces:
+            if not run.timings["first_token_ms"]:
+                run.timings["first_token_ms"] = run.ms()
+            for raw in reader.feed(piece):
+                for claim in labeller.label(raw):
+                    claims.append(claim)
+                    run.emit(claim_text(claim))
+    except CancelledError:
+        error = "cancelled"
+        raise
+    except ModelError as exc:
+        error = exc.message
+        log.warning("the chat model failed; answering extractively: %s", exc.message)
+    finally:
+        call_id = log_call(
+            run.library.store,
+            purpose="ask",
+            model=model_name,
+            prompt=prompt_text(messages, schema),
+            response=record.text,
+            error=error,
+            completion_tokens=record.completion_tokens or None,
+            first_token_ms=record.first_token_ms,
+            total_ms=record.total_ms,
+        )
+    return claims, call_id
+
+
+def _model_context(run: _Run) -> list[Passage]:
+    """The few most relevant passages, narrowed: a small model reads 300 words faster and better."""
+    ranked = sorted(
+        (p for p in run.passages if p.relevant and p.segments), key=lambda p: (-p.support.coverage, p.rank)
+    )
+    chosen = sorted(ranked[:MODEL_PASSAGES], key=lambda p: p.number)
+    each = max(40, MODEL_WORDS // max(1, len(chosen)))
+    return [focus_passage(p, run.terms, each) for p in chosen]
+
+
+def _prompt_passage(p: Passage) -> PromptPassage:
+    return PromptPassage(p.number, p.project, p.spoken_at, p.start, p.title, p.labelled_text())
+
+
+def claim_text(claim: Claim) -> str:
+    """How a claim reads in a terminal: stated quotes with where and when they were said."""
+    if claim.kind == "inferred":
+        return f"  inferred: {claim.text}"
+    cite = claim.citations[0]
+    when = cite.spoken_at.replace("T", " ")[:16]
+    note = "  (self-correction: the later words are the ones meant)" if claim.correction else ""
+    return f"“{claim.text}”\n  stated · {cite.project} · {when} · at {clock(cite.start)}{note}"
+
+
+def passage_lines(passages: list[Passage], *, width: int = 300) -> list[str]:
+    """Passages for a terminal: number, where and when, then the raw words (shortened)."""
+    lines = []
+    for p in passages:
+        when = p.spoken_at.replace("T", " ")[:16]
+        text = p.text if len(p.text) <= width else p.text[: width - 1].rsplit(" ", 1)[0] + " …"
+        lines.append(
+            f"  [{p.number}] {p.project} · {when} · {clock(p.start)}–{clock(p.end)}"
+            f" · recording {p.recording_id}"
+        )
+        lines.append(f"      {text}")
+    return lines

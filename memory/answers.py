@@ -1,0 +1,287 @@
+"""Answers with provenance: every claim is stated (a checked quote) or inferred, never unmarked.
+
+The model proposes; this module disposes. A model claim becomes:
+- **stated** when its quote is verbatim in a passage (memory.quotes), that passage is one the
+  relevance gate kept, and the quote itself speaks to the question. Its text is the quote, the
+  raw words as said, so "the email mentioned a project worth 100k" stays exactly that. A quote
+  cut just before a self-correction is extended through it (and one that starts with the
+  correction is extended back to the words it corrects), so the answer carries both.
+- **inferred** (an extra line after the stated one) only for the model's own short answer when
+  every content word of it is in the cited passage or the question, and the quote is not
+  reported speech, hedged or conditional ("apparently", "if", "the email said"), nor an
+  instruction aimed at the assistant.
+Everything else is dropped. With no stated claim left, the answer is extractive: the most
+relevant sentence of each relevant passage, verbatim. With no relevant passage at all: "not in
+your notes", and the nearest passages are shown for the user to judge.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from memory.claims import RawClaim, sentences
+from memory.context import Passage, has_correction, opens_with_correction, passage_support
+from memory.quotes import PassageText, QuoteSpan, locate_quote, normalise
+from memory.relevance import QuestionTerms, best_window, coverage, project_mentions, stems
+from memory.store import Store
+
+_HEDGED = re.compile(
+    r"\b(?:apparently|reportedly|supposedly|allegedly|rumou?r|maybe|perhaps|might|may|could|would|if|"
+    r"unless|whether|mentioned|said|says|told|claims?|email|e-mail|deck|slide|article|joking|rival|"
+    r"angeblich|vielleicht|falls|wenn|sagte|meinte|laut)\b",
+    re.IGNORECASE,
+)
+_INSTRUCTION = re.compile(
+    r"\b(?:ignore|disregard|forget)\b.{0,40}\b(?:instructions?|rules?|prompt)\b|\bsystem prompt\b|"
+    r"\b(?:you must|always) answer\b|\banswer (?:that|with)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Gate:
+    """When a passage counts as relevant, and when a quote speaks to the question.
+
+    Calibrated on the development sets (see docs/benchmarks.md, "Ask"), not on single questions.
+    """
+
+    min_support: float = 0.5  # idf-weighted share of the question's words in a segment window
+    min_names: float = 1.0  # share of the question's names that window must mention
+    max_rank: int = 5  # only the retriever's best few can be relevant
+    min_quote_support: float = 0.25  # a stated quote must carry this share of the question's words
+    window: int = 2  # segments per window (a question and its answer are often two turns)
+
+
+@dataclass(frozen=True)
+class Citation:
+    passage: int
+    project: str
+    recording_id: int
+    spoken_at: str
+    start: float
+    end: float
+    segment_ids: tuple[int, ...]
+    quote: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "project": self.project,
+            "recording_id": self.recording_id,
+            "spoken_at": self.spoken_at,
+            "start": self.start,
+            "end": self.end,
+            "segment_ids": list(self.segment_ids),
+            "quote": self.quote,
+        }
+
+
+@dataclass
+class Claim:
+    text: str
+    kind: str  # "stated" | "inferred"
+    citations: list[Citation] = field(default_factory=list)
+    source: str = "model"  # "model" | "extractive"
+    correction: bool = False  # the quote holds a self-correction: the later words are the ones meant
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "kind": self.kind, "citations": [c.to_json() for c in self.citations]}
+
+
+TIMING_KEYS = ("retrieve_ms", "first_token_ms", "total_ms")
+
+
+@dataclass
+class Answer:
+    question: str
+    answer_found: bool
+    model: str | None
+    claims: list[Claim]
+    passages: list[Passage]
+    timings: dict[str, float]
+    mode: str = "extractive"  # "model" | "extractive" | "not_found"
+    dropped: int = 0  # model claims the checker or the gate refused
+    llm_call_id: int | None = None
+
+    @property
+    def stated(self) -> list[Claim]:
+        return [c for c in self.claims if c.kind == "stated"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "answer_found": self.answer_found,
+            "model": self.model,
+            "claims": [c.to_json() for c in self.claims],
+            "passages": [p.to_json() for p in self.passages],
+            "timings": {k: round(self.timings.get(k, 0.0), 1) for k in TIMING_KEYS},
+        }
+
+
+# --- the relevance gate -----------------------------------------------------------------------------
+def judge_passages(store: Store, passages: Sequence[Passage], terms: QuestionTerms, gate: Gate) -> bool:
+    """Mark each passage relevant or not; True when at least one is."""
+    cache: dict[tuple[int, str], bool] = {}
+    for p in passages:
+
+        def mentioned(name: str, project_id: int = p.project_id) -> bool:
+            key = (project_id, name)
+            if key not in cache:
+                cache[key] = project_mentions(store, project_id, terms.spelled.get(name, name))
+            return cache[key]
+
+        p.support = passage_support(p, terms, width=gate.window, mentioned=mentioned)
+        p.relevant = (
+            p.rank < gate.max_rank
+            and p.support.coverage >= gate.min_support
+            and p.support.names >= gate.min_names
+        )
+    return any(p.relevant for p in passages)
+
+
+# --- spans and corrections --------------------------------------------------------------------------
+_SENTENCE_GAP = re.compile(r"[.!?…]['\"”’)\]]*(?:\s|$)")
+
+
+def _sentence_bounds(source: PassageText) -> list[tuple[int, int]]:
+    """(first_token, last_token) of each sentence of the passage, in token positions.
+
+    A sentence ends where terminal punctuation and a space follow a word ("3.5" does not end one);
+    a segment boundary alone does not (speech recognisers cut segments mid-sentence).
+    """
+    bounds: list[tuple[int, int]] = []
+    toks = source.tokens
+    start = 0
+    for i, tok in enumerate(toks):
+        raw = source.segments[tok.segment].text
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        gap = raw[tok.end : nxt.start if nxt is not None and nxt.segment == tok.segment else len(raw)]
+        if nxt is None or _SENTENCE_GAP.search(gap):
+            bounds.append((start, i))
+            start = i + 1
+    return bounds
+
+
+def _sentence_of(bounds: list[tuple[int, int]], token: int) -> int:
+    return next((n for n, (a, b) in enumerate(bounds) if a <= token <= b), len(bounds) - 1)
+
+
+def through_corrections(source: PassageText, span: QuoteSpan) -> QuoteSpan:
+    """Extend a span through a self-correction that follows it, or back to the words it corrects.
+
+    "The workshop is on Monday" followed by ", oh wait, I actually meant Tuesday" becomes the
+    whole sentence; so does a quote of only "I actually meant Tuesday".
+    """
+    if not source.tokens:
+        return span
+    bounds = _sentence_bounds(source)
+    first, last = span.first_token, span.last_token
+    at = _sentence_of(bounds, last)
+    sentence_end = bounds[at][1]
+    if sentence_end > last and has_correction(source.span(last, sentence_end).text):
+        last = sentence_end
+    elif at + 1 < len(bounds) and opens_with_correction(source.span(*bounds[at + 1]).text):
+        last = bounds[at + 1][1]
+    if opens_with_correction(source.span(first, last).text):
+        begin = _sentence_of(bounds, first)
+        sentence_start = bounds[begin][0]
+        first = bounds[begin - 1][0] if sentence_start == first and begin > 0 else sentence_start
+    return span if (first, last) == (span.first_token, span.last_token) else source.span(first, last)
+
+
+def _citation(p: Passage, span: QuoteSpan) -> Citation:
+    return Citation(
+        p.number, p.project, p.recording_id, p.spoken_at, span.start, span.end, span.segment_ids, span.text
+    )
+
+
+# --- model claims -------------------------------------------------------------------------------------
+@dataclass
+class Labeller:
+    """Checks the model's claims one at a time (so they can be shown as they stream)."""
+
+    passages: Sequence[Passage]
+    terms: QuestionTerms
+    gate: Gate = field(default_factory=Gate)
+    dropped: int = 0
+    seen: set[tuple[int, ...]] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.by_number = {p.number: p for p in self.passages}
+        self.sources = {p.number: p.source() for p in self.passages if p.segments}
+
+    def label(self, raw: RawClaim) -> list[Claim]:
+        found = locate_quote(raw.quote, raw.passages, self.sources) if raw.quote else None
+        if found is None:
+            found = locate_quote(raw.text, raw.passages, self.sources) if raw.text else None
+        if found is None or not self.by_number[found.passage].relevant:
+            self.dropped += 1
+            return []
+        passage = self.by_number[found.passage]
+        span = through_corrections(self.sources[found.passage], found.span)
+        quote_support = coverage(self.terms, stems(span.text))
+        key = (*span.segment_ids, span.first_token, span.last_token)
+        if quote_support.coverage < self.gate.min_quote_support or key in self.seen:
+            self.dropped += 1
+            return []
+        self.seen.add(key)
+        citation = _citation(passage, span)
+        stated = Claim(span.text, "stated", [citation], "model", has_correction(span.text))
+        out = [stated]
+        reading = _inferred_reading(raw.text, span.text, passage, self.terms)
+        if reading:
+            out.append(Claim(reading, "inferred", [citation], "model"))
+        return out
+
+
+def _inferred_reading(text: str, quote: str, passage: Passage, terms: QuestionTerms) -> str | None:
+    """The model's own short answer, kept only when it adds nothing that was not said."""
+    text = " ".join(text.split())
+    if not text or len(text) > 200 or normalise(text) in normalise(quote):
+        return None
+    if _HEDGED.search(quote) or _INSTRUCTION.search(quote) or _INSTRUCTION.search(text):
+        return None
+    allowed = stems(passage.text) | stems(" ".join(passage.context_words())) | stems(terms.raw)
+    content = {stem for stem in stems(text) if stem not in _FUNCTION_STEMS}
+    return text if content and content <= allowed else None
+
+
+_FUNCTION_STEMS = stems(
+    "the a an is are was were be been it its this that these those and or but of to in on at for with by"
+    " from as you your i my we our he she they his her their there here so not no yes"
+)
+
+
+# --- extractive answers -------------------------------------------------------------------------------
+def extractive_claims(
+    passages: Sequence[Passage], terms: QuestionTerms, *, max_claims: int = 3
+) -> list[Claim]:
+    """The best sentence of each relevant passage, verbatim and stated, best supported first."""
+    relevant = sorted(
+        (p for p in passages if p.relevant and p.segments), key=lambda p: (-p.support.score, p.rank)
+    )
+    claims: list[Claim] = []
+    for p in relevant[:max_claims]:
+        source = p.source()
+        options = sentences(p.text) or [p.text]
+        best, _ = best_window(terms, options, width=1)
+        span = source.find(options[best], min_words=1)
+        if span is None:
+            continue
+        span = through_corrections(source, span)
+        claims.append(
+            Claim(span.text, "stated", [_citation(p, span)], "extractive", has_correction(span.text))
+        )
+    return claims
+
+
+def is_instruction(text: str) -> bool:
+    return bool(_INSTRUCTION.search(text))
+
+
+def segment_external_ids(store: Store) -> dict[int, str]:
+    """Segment id → the id an imported corpus gave it (what evaluations cite)."""
+    rows = store.rows("SELECT id, external_id FROM segments WHERE external_id IS NOT NULL")
+    return {int(i): str(e) for i, e in rows}
