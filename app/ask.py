@@ -96,6 +96,10 @@ def ask(
         raise InputError(
             "the question is empty", fix='ask something, e.g. verbatim ask "when is the workshop?"'
         )
+    if model_path is not None and not no_llm and not Path(model_path).expanduser().is_file():
+        raise ModelError(
+            f"no chat model at {model_path}", fix="give the path of a GGUF file, or leave out --model"
+        )
     started = time.perf_counter()
     when = parse_time(as_of) if isinstance(as_of, str) else as_of
     until = to_store_time(when) if when is not None else None

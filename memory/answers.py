@@ -186,8 +186,9 @@ def through_corrections(source: PassageText, span: QuoteSpan) -> QuoteSpan:
         last = bounds[at + 1][1]
     if opens_with_correction(source.span(first, last).text):
         begin = _sentence_of(bounds, first)
-        sentence_start = bounds[begin][0]
-        first = bounds[begin - 1][0] if sentence_start == first and begin > 0 else sentence_start
+        first = bounds[begin][0]
+        if begin > 0 and opens_with_correction(source.span(*bounds[begin]).text):
+            first = bounds[begin - 1][0]
     return span if (first, last) == (span.first_token, span.last_token) else source.span(first, last)
 
 
