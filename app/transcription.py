@@ -122,7 +122,6 @@ class _Worker:
         self.requests: Any = context.Queue()
         self.queue: Any = context.Queue()
         self.cancel = context.Event()
-        self.thread = threading.get_ident()  # the child dies with this thread (PR_SET_PDEATHSIG)
         self.process = context.Process(
             target=worker_main,
             args=(self.requests, self.queue, self.cancel, os.getpid(), WORKER_IDLE_SECONDS),
@@ -164,14 +163,14 @@ class _Worker:
             channel.cancel_join_thread()
 
 
-_idle_workers: dict[int, _Worker] = {}
+_idle: list[_Worker] = []  # at most one: a worker whose model is loaded, waiting for the next file
 _pool_lock = threading.Lock()
 
 
 def _take_worker() -> _Worker:
-    """This thread's idle worker if it is still alive (its model is loaded), else a new one."""
+    """The idle worker if it is still alive (its model is loaded), else a new one."""
     with _pool_lock:
-        worker = _idle_workers.pop(threading.get_ident(), None)
+        worker = _idle.pop() if _idle else None
     if worker is not None and worker.process.is_alive():
         return worker
     if worker is not None:
@@ -181,17 +180,17 @@ def _take_worker() -> _Worker:
 
 def _give_back(worker: _Worker) -> None:
     with _pool_lock:
-        previous = _idle_workers.pop(worker.thread, None)
-        _idle_workers[worker.thread] = worker
-    if previous is not None and previous is not worker:
-        previous.stop()
+        surplus = list(_idle)
+        _idle[:] = [worker]
+    for other in surplus:
+        other.stop()
 
 
 def shutdown_workers() -> None:
     """Stop idle transcription processes (they also leave by themselves after a while)."""
     with _pool_lock:
-        workers = list(_idle_workers.values())
-        _idle_workers.clear()
+        workers = list(_idle)
+        _idle.clear()
     for worker in workers:
         worker.stop()
 

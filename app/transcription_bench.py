@@ -27,8 +27,9 @@ import numpy as np
 
 from app.library import Library
 from app.paths import DataDir
-from app.wer import FileScore, overall, read_manifest, score
+from app.wer import overall, read_manifest, score
 from capture.audio import FlacWriter, inspect_audio, iter_audio_16k
+from capture.transcriber import peak_rss_mb
 from models.catalogue import Role
 from models.whisper import default_threads
 
@@ -71,11 +72,24 @@ def machine() -> dict[str, Any]:
     }
 
 
-def bare_run(model_path: Path, files: list[Path]) -> tuple[float, list[str]]:
+@dataclass
+class Run:
+    wall: float  # seconds on the clock
+    cpu: float  # CPU seconds, every thread and child process: what a busy machine cannot inflate
+    texts: list[str]
+    stages: dict[str, float] = field(default_factory=dict)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def bare_run(model_path: Path, files: list[Path]) -> Run:
     """faster-whisper alone, as a script would use it; the model load is counted."""
     from faster_whisper import WhisperModel, decode_audio
 
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     model = WhisperModel(str(model_path), device="cpu", compute_type="int8", cpu_threads=default_threads())
     texts = []
     for path in files:
@@ -87,12 +101,10 @@ def bare_run(model_path: Path, files: list[Path]) -> tuple[float, list[str]]:
             condition_on_previous_text=False,
         )
         texts.append(" ".join(s.text.strip() for s in segments))
-    return time.perf_counter() - began, texts
+    return Run(time.perf_counter() - began, time.process_time() - cpu, texts)
 
 
-def product_run(
-    models_dir: Path, files: list[Path], model_path: Path
-) -> tuple[float, list[str], dict[str, float]]:
+def product_run(models_dir: Path, files: list[Path], model_path: Path) -> Run:
     """Import into a fresh library and run the queue until every recording is indexed."""
     from app.imports import import_files
     from app.jobs import run_pending
@@ -103,14 +115,15 @@ def product_run(
         library = Library(DataDir(Path(tmp), models_override=models_dir))
         library.settings.models[Role.TRANSCRIPTION.value] = str(model_path)
         try:
-            began = time.perf_counter()
+            began, cpu, children = time.perf_counter(), time.process_time(), _children_cpu()
             results = import_files(library, files, project="Bench")
             imported = time.perf_counter()
             jobs = run_pending(library)
+            shutdown_workers()  # the worker's CPU time is counted once it has exited
             ended = time.perf_counter()
-            failed = [j.message for j in jobs if j.status != "done"] + [
-                r.message for r in results if r.status == "failed"
-            ]
+            used = time.process_time() - cpu + _children_cpu() - children
+            failed = [j.message for j in jobs if j.status != "done"]
+            failed += [r.message for r in results if r.status == "failed"]
             if failed:
                 raise RuntimeError(f"the product pipeline failed: {failed[0]}")
             texts = [
@@ -122,42 +135,68 @@ def product_run(
         finally:
             shutdown_workers()
             library.close()
-    return ended - began, texts, {"import": imported - began, "transcribe_and_index": ended - imported}
+    return Run(
+        ended - began, used, texts, {"import": imported - began, "transcribe_and_index": ended - imported}
+    )
 
 
-def compare(library: Library, manifest: Path, rounds: int, say: Say) -> BenchReport:
+def _wer(rows: list[tuple[Path, str]], texts: list[str], durations: list[float]) -> float:
+    scores = [
+        score(p.name, ref, text, d, 0.0) for (p, ref), text, d in zip(rows, texts, durations, strict=True)
+    ]
+    return float(overall(scores)["wer"])
+
+
+def compare(
+    library: Library, manifest: Path, rounds: int, say: Say, *, max_seconds: float | None = None
+) -> BenchReport:
     rows = read_manifest(manifest)
+    if max_seconds is not None:  # --quick: the short files only
+        rows = [(p, ref) for p, ref in rows if inspect_audio(p).duration <= max_seconds]
     files = [audio for audio, _ in rows]
     durations = [inspect_audio(p).duration for p in files]
     model_path = library.models.path_for(Role.TRANSCRIPTION)
     report = BenchReport(machine())
-    best_bare = best_product = float("inf")
-    product_texts: list[str] = []
+    bare_runs, product_runs = [], []
     for number in range(rounds):
-        bare_s, _ = bare_run(model_path, files)
-        say(f"round {number + 1}: bare faster-whisper {bare_s:.1f} s")
-        product_s, texts, stages = product_run(library.data_dir.models_dir, files, model_path)
-        say(f"round {number + 1}: product pipeline {product_s:.1f} s")
+        bare = bare_run(model_path, files)
+        bare_runs.append(bare)
+        say(f"round {number + 1}: bare faster-whisper {bare.wall:.1f} s ({bare.cpu:.1f} s CPU)")
+        product = product_run(library.data_dir.models_dir, files, model_path)
+        product_runs.append(product)
+        say(f"round {number + 1}: product pipeline {product.wall:.1f} s ({product.cpu:.1f} s CPU)")
         report.rounds.append(
-            {"bare_s": bare_s, "product_s": product_s, **{f"product_{k}_s": v for k, v in stages.items()}}
+            {
+                "bare_s": bare_runs[-1].wall,
+                "bare_cpu_s": bare_runs[-1].cpu,
+                "product_s": product_runs[-1].wall,
+                "product_cpu_s": product_runs[-1].cpu,
+                **{f"product_{k}_s": v for k, v in product_runs[-1].stages.items()},
+                "load_average": float(Path("/proc/loadavg").read_text().split()[0]),
+            }
         )
-        best_bare, best_product = min(best_bare, bare_s), min(best_product, product_s)
-        product_texts = texts
-    scores: list[FileScore] = [
-        score(p.name, ref, text, duration, 0.0)
-        for (p, ref), text, duration in zip(rows, product_texts, durations, strict=True)
+    scores = [
+        score(p.name, ref, text, d, 0.0)
+        for (p, ref), text, d in zip(rows, product_runs[-1].texts, durations, strict=True)
     ]
     report.files = [{k: v for k, v in s.to_json().items() if k not in ("seconds", "rtf")} for s in scores]
     audio = sum(durations)
+    bare_wall, product_wall = min(r.wall for r in bare_runs), min(r.wall for r in product_runs)
+    bare_cpu, product_cpu = min(r.cpu for r in bare_runs), min(r.cpu for r in product_runs)
     report.summary = {
         "model": model_path.name,
+        "files": len(files),
         "audio_seconds": audio,
-        "bare_best_s": best_bare,
-        "product_best_s": best_product,
-        "overhead": best_product / best_bare - 1,
-        "speed_bare": audio / best_bare,
-        "speed_product": audio / best_product,
-        "wer": overall(scores)["wer"],
+        "bare_best_s": bare_wall,
+        "product_best_s": product_wall,
+        "overhead_wall": product_wall / bare_wall - 1,
+        "bare_best_cpu_s": bare_cpu,
+        "product_best_cpu_s": product_cpu,
+        "overhead_cpu": product_cpu / bare_cpu - 1,
+        "speed_bare": audio / bare_wall,
+        "speed_product": audio / product_wall,
+        "wer": _wer(rows, product_runs[-1].texts, durations),
+        "wer_bare": _wer(rows, bare_runs[-1].texts, durations),
     }
     return report
 
@@ -188,10 +227,6 @@ def _probe(mode: str, path: Path, models_dir: Path, minutes: float) -> dict[str,
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
-def _peak_mb(who: int = resource.RUSAGE_SELF) -> float:
-    return resource.getrusage(who).ru_maxrss / 1024
-
-
 def probe_main(mode: str, path: str, models_dir: str, minutes: float) -> None:
     """In a fresh process: transcribe one long file (mode "transcribe") or record one (mode "record")."""
     began = time.perf_counter()
@@ -199,18 +234,22 @@ def probe_main(mode: str, path: str, models_dir: str, minutes: float) -> None:
         library = Library(DataDir(Path(tmp), models_override=Path(models_dir)))
         if mode == "transcribe":
             from app.imports import import_files
-            from app.jobs import run_pending
-            from app.transcription import shutdown_workers
+            from app.transcription import shutdown_workers, transcribe_recording
 
-            import_files(library, [Path(path)], project="Bench")
-            jobs = run_pending(library)
+            [imported] = import_files(library, [Path(path)], project="Bench")
+            report = transcribe_recording(library, imported.recording_id or 0)
             shutdown_workers()
-            assert all(j.status == "done" for j in jobs), [j.message for j in jobs]
-            result = {"worker_peak_mb": _peak_mb(resource.RUSAGE_CHILDREN)}
+            result = {
+                "worker_peak_mb": report.peak_rss_mb,
+                "speed": report.speed,
+                "segments": report.segments_added,
+            }
         else:
             result = _record_probe(library, minutes)
         library.close()
-    result.update({"minutes": minutes, "parent_peak_mb": _peak_mb(), "seconds": time.perf_counter() - began})
+    result.update(
+        {"minutes": minutes, "parent_peak_mb": peak_rss_mb(), "seconds": time.perf_counter() - began}
+    )
     print(json.dumps(result))
 
 

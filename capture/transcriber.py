@@ -1,10 +1,10 @@
 """Transcription of one audio file, in windows, as a stream of segments; and the worker process.
 
-Long files are transcribed in windows of a few minutes decoded on the fly, so memory does not grow
-with the length of the note. A window's last segments may be cut by its end, so only segments
-that end before the window's cut are kept; the next window starts exactly at the end of the last
-kept segment. Resuming after a crash is the same step: start at the end of the last committed
-segment. Either way no segment is produced twice.
+Long files are transcribed in windows of about five minutes decoded on the fly, so memory does not
+grow with the length of the note. A window ends in a pause, so no word is cut and no audio is
+transcribed twice; where there is no pause, the segment crossing the window's end is dropped and
+the next window starts exactly at the end of the last kept segment. Resuming after a crash starts
+at the end of the last committed segment. Either way no segment is produced twice.
 
 `worker_main` runs in a child process (multiprocessing 'spawn'): a native crash in CTranslate2 or
 FFmpeg kills the child, never the app. It takes WorkerRequests from one queue and sends
@@ -76,6 +76,35 @@ def _fill(buffer: np.ndarray, blocks: Iterator[np.ndarray], need: int) -> tuple[
     return np.concatenate(parts), False
 
 
+def quiet_point(audio: np.ndarray, lo: float, hi: float) -> float | None:
+    """The middle of the quietest 0.3 s between `lo` and `hi` seconds, if it is a real pause.
+
+    A pause is at most a quarter of the stretch's median loudness (or near digital silence);
+    continuous sound (music, a long unbroken sentence) has none, and then there is no safe cut.
+    """
+    frame = SAMPLE_RATE // 10
+    first, last = int(lo * SAMPLE_RATE), min(int(hi * SAMPLE_RATE), audio.shape[0])
+    frames = (last - first) // frame
+    if frames < 5:
+        return None
+    chunk = audio[first : first + frames * frame].reshape(frames, frame)
+    energy = np.sqrt(np.mean(chunk * chunk, axis=1))
+    smooth = np.convolve(energy, np.ones(3) / 3, mode="valid")
+    best = int(np.argmin(smooth))
+    if smooth[best] > max(0.25 * float(np.median(energy)), 0.002):
+        return None
+    return (first + (best + 1.5) * frame) / SAMPLE_RATE
+
+
+def _window_cut(buffer: np.ndarray, window: float, exhausted: bool) -> tuple[float, bool]:
+    """Where this window ends, and whether that is a pause (so every segment before it is whole)."""
+    length = buffer.shape[0] / SAMPLE_RATE
+    if exhausted:
+        return length, True
+    pause = quiet_point(buffer, 0.8 * window, window + MARGIN - 1.0)
+    return (pause, True) if pause is not None else (window, False)
+
+
 def transcribe_windows(
     transcriber: WhisperTranscriber,
     audio_path: Path,
@@ -85,7 +114,12 @@ def transcribe_windows(
     window: float = WINDOW,
     cancelled: Callable[[], bool] = lambda: False,
 ) -> Iterator[tuple[str, Any]]:
-    """Yield ("info", {...}) once, ("segment", {...}) per segment, ("position", seconds) per window."""
+    """Yield ("info", {...}) once, ("segment", {...}) per segment, ("position", seconds) per window.
+
+    A window ends in a pause near `window` seconds, and is transcribed whole: no audio is decoded
+    twice. With no pause to cut at, it ends at `window` and the segment crossing that point is
+    dropped, to be transcribed whole by the next window, which starts where the last kept one ends.
+    """
     blocks = iter_audio_16k(audio_path, start=start, block_seconds=min(30.0, window))
     buffer = np.zeros(0, dtype=np.float32)
     offset, info_sent = start, False
@@ -95,8 +129,10 @@ def transcribe_windows(
             break
         if cancelled():
             raise CancelledError("transcription cancelled")
-        cut = buffer.shape[0] / SAMPLE_RATE if exhausted else window
-        segments, info = transcriber.transcribe(buffer, options)
+        cut, at_pause = _window_cut(buffer, window, exhausted)
+        segments, info = transcriber.transcribe(
+            buffer[: int(cut * SAMPLE_RATE)] if at_pause else buffer, options
+        )
         kept_end, first_start = 0.0, None
         for seg in segments:
             if not info_sent:
@@ -104,7 +140,7 @@ def transcribe_windows(
                 info_sent = True
             if first_start is None:
                 first_start = seg.start
-            if seg.end > cut and not exhausted:
+            if seg.end > cut and not at_pause:
                 break  # cut off by the window: the next window transcribes it whole
             yield "segment", segment_json(seg, offset)
             kept_end = seg.end
@@ -114,8 +150,8 @@ def transcribe_windows(
             options = replace(options, language=info["language"])  # one language for the whole note
         if exhausted:
             break
-        # After the last kept segment; with none kept, past the silence (or up to the long segment).
-        advance = max(1.0, kept_end or (first_start if first_start else window))
+        # At the pause; else after the last kept segment (with none kept: up to the long segment).
+        advance = cut if at_pause else max(1.0, kept_end or (first_start if first_start else window))
         buffer = buffer[int(advance * SAMPLE_RATE) :]
         offset += advance
         yield "position", offset
@@ -123,21 +159,25 @@ def transcribe_windows(
 
 
 def peak_rss_mb() -> float:
+    """This process's peak resident memory. Linux's VmHWM starts afresh at exec, unlike ru_maxrss,
+    which a spawned child inherits from the parent it was forked from."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / 1024 / (1024 if sys.platform == "darwin" else 1)
 
 
 def die_with_parent(parent_pid: int) -> None:
-    """A child must not outlive the app (kill -9 of the app would leave it transcribing for nobody)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to handle
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
+    """A child must not outlive the app (kill -9 of the app would leave it transcribing for nobody).
 
-            libc = ctypes.CDLL("libc.so.6", use_errno=True)
-            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        except OSError:
-            pass
+    It watches its parent's pid rather than using PR_SET_PDEATHSIG, which fires when the *thread*
+    that started the child ends: a short-lived worker thread of the UI would kill it mid-recording.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to handle
     if parent_pid:
 
         def watch() -> None:

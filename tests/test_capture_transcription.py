@@ -215,3 +215,32 @@ def test_missing_audio_fails_the_recording_with_a_message(library: Library, note
     rec = recordings.get_recording(library.store, rid)
     assert rec.status == "failed" and "missing" in (rec.status_message or "")
     assert recordings.list_segments(library.store, rid) == []
+
+
+def test_windows_end_in_pauses_and_never_repeat_or_drop_words(
+    library: Library, notes: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from capture import transcriber as windows
+    from models.catalogue import Role
+    from models.whisper import TranscriptionOptions
+
+    rate = 16_000
+    tone = np.sin(np.arange(rate * 10) * 2 * np.pi * 220 / rate).astype(np.float32) * 0.3
+    assert windows.quiet_point(tone, 1.0, 9.0) is None  # continuous sound: no safe cut
+    gap = tone.copy()
+    gap[int(6.2 * rate) : int(6.8 * rate)] = 0.0
+    assert 6.2 <= (windows.quiet_point(gap, 1.0, 9.0) or 0) <= 6.8
+
+    model = library.models.whisper(Role.TRANSCRIPTION_FAST)
+    for pauses in (True, False):  # at pauses; and, with none found, cutting at the window's end
+        if not pauses:
+            monkeypatch.setattr(windows, "quiet_point", lambda audio, lo, hi: None)
+        events = list(windows.transcribe_windows(model, notes["long"], TranscriptionOptions(), window=35.0))
+        positions = [value for kind, value in events if kind == "position"]
+        assert len(positions) >= 2 and positions == sorted(positions)  # cut at least once
+        segments = [value for kind, value in events if kind == "segment"]
+        for before, after in itertools.pairwise(segments):
+            assert after["start"] >= before["end"] - 0.05
+        text = " ".join(s["text"] for s in segments).lower()
+        counts = {word: len(re.findall(rf"\b{word}\b", text)) for _, word in SENTENCES}
+        assert counts == dict.fromkeys(counts, 1), (pauses, counts)
