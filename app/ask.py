@@ -41,7 +41,7 @@ RETRIEVE_K = 10
 NEAREST = 3
 EXTRACTIVE_CLAIMS = 3
 MAX_CLAIMS = 2  # each claim costs ~60 generated tokens: the first must show quickly
-MAX_ANSWER_TOKENS = 256
+MAX_ANSWER_TOKENS = 320  # constrained output streams in short pieces: ~2 claims
 MODEL_PASSAGES = 3
 MODEL_WORDS = 300  # of the context, what the model reads (prompt time dominates its first token)
 
@@ -132,12 +132,19 @@ def _answer(run: _Run, no_llm: bool, model_path: Path | None) -> Answer:
         model_name = run.library.models.name_for(Role.CHAT) if model_path is None else chat.name
         claims, call_id = _model_claims(run, chat, model_name, labeller)
         dropped = labeller.dropped
-    mode = "model"
-    if not any(c.kind == "stated" for c in claims):
-        claims = extractive_claims(run.passages, run.terms, max_claims=EXTRACTIVE_CLAIMS)
-        for claim in claims:
-            run.emit(claim_text(claim))
-        mode = "extractive"
+    stated = sum(1 for c in claims if c.kind == "stated")
+    mode = "model" if stated else "extractive"
+    # The best sentences of the relevant passages the model did not cite follow its claims (or
+    # stand alone when none of its claims survived the checks): every relevant passage speaks.
+    cited = {c.citations[0].passage for c in claims}
+    extra = [
+        c
+        for c in extractive_claims(run.passages, run.terms, max_claims=EXTRACTIVE_CLAIMS)
+        if c.citations[0].passage not in cited
+    ]
+    for claim in extra[: max(0, EXTRACTIVE_CLAIMS - stated)]:
+        claims.append(claim)
+        run.emit(claim_text(claim))
     answer = Answer(
         run.question, True, model_name, claims, run.passages, run.timings, mode=mode, dropped=dropped
     )
@@ -169,14 +176,10 @@ def _model_claims(run: _Run, chat: ChatModel, model_name: str, labeller: Labelle
     reader = ClaimReader()
     claims: list[Claim] = []
     error: str | None = None
+    pieces = chat.stream(
+        messages, json_schema=schema, max_tokens=MAX_ANSWER_TOKENS, cancelled=run.cancelled, completion=record
+    )
     try:
-        pieces = chat.stream(
-            messages,
-            json_schema=schema,
-            max_tokens=MAX_ANSWER_TOKENS,
-            cancelled=run.cancelled,
-            completion=record,
-        )
         for piece in pieces:
             if not run.timings["first_token_ms"]:
                 run.timings["first_token_ms"] = run.ms()
@@ -184,6 +187,8 @@ def _model_claims(run: _Run, chat: ChatModel, model_name: str, labeller: Labelle
                 for claim in labeller.label(raw):
                     claims.append(claim)
                     run.emit(claim_text(claim))
+            if labeller.repeated:
+                break  # a weak model repeats itself until it runs out of tokens
     except CancelledError:
         error = "cancelled"
         raise
@@ -191,6 +196,9 @@ def _model_claims(run: _Run, chat: ChatModel, model_name: str, labeller: Labelle
         error = exc.message
         log.warning("the chat model failed; answering extractively: %s", exc.message)
     finally:
+        closing = getattr(pieces, "close", None)  # a generator: closing it frees the model now
+        if closing is not None:
+            closing()
         call_id = log_call(
             run.library.store,
             purpose="ask",

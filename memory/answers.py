@@ -24,7 +24,7 @@ from typing import Any
 
 from memory.claims import RawClaim, sentences
 from memory.context import Passage, has_correction, opens_with_correction, passage_support
-from memory.quotes import PassageText, QuoteSpan, locate_quote, normalise
+from memory.quotes import PassageText, QuoteSpan, locate_quote, normalise, tokens
 from memory.relevance import QuestionTerms, best_window, coverage, project_mentions, stems
 from memory.store import Store
 
@@ -199,42 +199,104 @@ def _citation(p: Passage, span: QuoteSpan) -> Citation:
 
 
 # --- model claims -------------------------------------------------------------------------------------
+def _longest_common_run(a: Sequence[str], b: Sequence[str]) -> tuple[int, int]:
+    """Length of the longest run of words both share, and where it ends in `b`."""
+    best, end = 0, 0
+    previous = [0] * (len(b) + 1)
+    for word in a:
+        current = [0] * (len(b) + 1)
+        for j, other in enumerate(b, start=1):
+            if word == other:
+                current[j] = previous[j - 1] + 1
+                if current[j] > best:
+                    best, end = current[j], j - 1
+        previous = current
+    return best, end
+
+
+ALIGNED_WORDS = 4  # a model answer must copy this many words in a row to point at a sentence
+
+
 @dataclass
 class Labeller:
-    """Checks the model's claims one at a time (so they can be shown as they stream)."""
+    """Checks the model's claims one at a time, as they stream.
+
+    A streamed claim arrives first with only its quote (checked and shown at once), then complete
+    with its answer (which may add an inferred line). A claim without a stream key is both at once.
+    """
 
     passages: Sequence[Passage]
     terms: QuestionTerms
     gate: Gate = field(default_factory=Gate)
     dropped: int = 0
     seen: set[tuple[int, ...]] = field(default_factory=set)
+    checked: dict[int, Claim | None] = field(default_factory=dict)  # stream key → its stated claim
+    repeated: bool = False  # the model quoted a sentence again: it is looping, stop it
 
     def __post_init__(self) -> None:
         self.by_number = {p.number: p for p in self.passages}
         self.sources = {p.number: p.source() for p in self.passages if p.segments}
 
     def label(self, raw: RawClaim) -> list[Claim]:
+        out: list[Claim] = []
+        if raw.key < 0 or raw.key not in self.checked:
+            stated = self._stated(raw)
+            if raw.key >= 0:
+                self.checked[raw.key] = stated
+            if stated is not None:
+                out.append(stated)
+        else:
+            stated = self.checked[raw.key]
+        if raw.complete and stated is None and raw.text:
+            # The quote failed, but the model's own answer may copy the words that answer: the
+            # sentence holding the longest run of them is quoted instead (verbatim, and checked).
+            stated = self._aligned(raw.text)
+            if raw.key >= 0:
+                self.checked[raw.key] = stated
+            if stated is not None:
+                out.append(stated)
+        if raw.complete and stated is not None:
+            passage = self.by_number[stated.citations[0].passage]
+            reading = _inferred_reading(raw.text, stated.text, passage, self.terms)
+            if reading:
+                out.append(Claim(reading, "inferred", list(stated.citations), "model"))
+        return out
+
+    def _aligned(self, text: str) -> Claim | None:
+        wanted = [t.norm for t in tokens(text)]
+        best: tuple[int, int, int] = (0, 0, 0)  # (run length, passage, last token)
+        for number, source in self.sources.items():
+            if not self.by_number[number].relevant:
+                continue
+            run, last = _longest_common_run(wanted, [t.norm for t in source.tokens])
+            best = max(best, (run, number, last))
+        run, number, last = best
+        if run < ALIGNED_WORDS:
+            return None
+        source = self.sources[number]
+        bounds = _sentence_bounds(source)
+        sentence = bounds[_sentence_of(bounds, last)]
+        return self._checked_span(self.by_number[number], source.span(*sentence))
+
+    def _stated(self, raw: RawClaim) -> Claim | None:
         found = locate_quote(raw.quote, raw.passages, self.sources) if raw.quote else None
-        if found is None:
+        if found is None and raw.complete:
             found = locate_quote(raw.text, raw.passages, self.sources) if raw.text else None
         if found is None or not self.by_number[found.passage].relevant:
             self.dropped += 1
-            return []
-        passage = self.by_number[found.passage]
-        span = through_corrections(self.sources[found.passage], found.span)
+            return None
+        return self._checked_span(self.by_number[found.passage], found.span)
+
+    def _checked_span(self, passage: Passage, found: QuoteSpan) -> Claim | None:
+        span = through_corrections(self.sources[passage.number], found)
         quote_support = coverage(self.terms, stems(span.text))
         key = (*span.segment_ids, span.first_token, span.last_token)
+        self.repeated = self.repeated or key in self.seen
         if quote_support.coverage < self.gate.min_quote_support or key in self.seen:
             self.dropped += 1
-            return []
+            return None
         self.seen.add(key)
-        citation = _citation(passage, span)
-        stated = Claim(span.text, "stated", [citation], "model", has_correction(span.text))
-        out = [stated]
-        reading = _inferred_reading(raw.text, span.text, passage, self.terms)
-        if reading:
-            out.append(Claim(reading, "inferred", [citation], "model"))
-        return out
+        return Claim(span.text, "stated", [_citation(passage, span)], "model", has_correction(span.text))
 
 
 def _inferred_reading(text: str, quote: str, passage: Passage, terms: QuestionTerms) -> str | None:

@@ -23,6 +23,7 @@ from memory.quotes import MIN_QUOTE_WORDS, word_count
 
 _SENTENCE_END = re.compile(r"(?<=[.!?…])['\"”’)\]]*\s+")
 MAX_SENTENCE_CHARS = 600
+ANSWER_CHARS = 80  # a few words; a weak model otherwise rambles until it runs out of tokens
 
 
 def sentences(text: str) -> list[str]:
@@ -45,7 +46,7 @@ def claim_schema(
             "properties": {
                 "passage": {"const": number},
                 "quote": {"enum": list(quotes)},
-                "answer": {"type": "string", "maxLength": 160},
+                "answer": {"type": "string", "maxLength": ANSWER_CHARS},
             },
             "required": ["passage", "quote", "answer"],
         }
@@ -62,11 +63,17 @@ def claim_schema(
 
 @dataclass
 class RawClaim:
-    """One claim as the model wrote it: nothing here is trusted yet."""
+    """One claim as the model wrote it: nothing here is trusted yet.
+
+    While streaming, a claim is first reported as soon as its quote is complete (`complete` False:
+    the answer may still be growing, or never finish), then again when its object closes.
+    """
 
     text: str
     quote: str
     passages: list[int] = field(default_factory=list)
+    complete: bool = True
+    key: int = -1  # where the claim's object starts in the output: the same claim has one key
 
 
 _TEXT_KEYS = ("answer", "text", "claim", "statement", "response")
@@ -110,8 +117,18 @@ def _strip_quote_marks(quote: str) -> str:
     return quote.strip().strip("\"'“”‘’«»„").strip()
 
 
+_QUOTE_VALUE = re.compile(r'"(?:' + "|".join(_QUOTE_KEYS) + r')"\s*:\s*("(?:[^"\\]|\\.)*")', re.IGNORECASE)
+_PASSAGE_VALUE = re.compile(
+    r'"(?:' + "|".join(_PASSAGE_KEYS) + r')"\s*:\s*(\d+|"[^"]*"|\[[^\]]*\])', re.IGNORECASE
+)
+
+
 class ClaimReader:
-    """Reads claims out of streamed model text: `feed` returns the claims completed by each piece."""
+    """Reads claims out of streamed model text: `feed` returns what each piece completed.
+
+    A claim is reported twice: once its quote string has closed (so a checked quote can be shown
+    while the model is still writing, and even if it never finishes), and once its object closes.
+    """
 
     def __init__(self) -> None:
         self.text = ""
@@ -119,7 +136,8 @@ class ClaimReader:
         self._in_string = False
         self._escaped = False
         self._opens: list[int] = []  # start offsets of the objects still open
-        self.claims: list[RawClaim] = []
+        self._early: set[int] = set()  # objects already reported by their quote
+        self.claims: list[RawClaim] = []  # complete claims
 
     def feed(self, piece: str) -> list[RawClaim]:
         self.text += piece
@@ -133,6 +151,9 @@ class ClaimReader:
                     self._escaped = True
                 elif ch == '"':
                     self._in_string = False
+                    early = self._early_claim()
+                    if early is not None:
+                        found.append(early)
             elif ch == '"':
                 self._in_string = True
             elif ch == "{":
@@ -141,9 +162,27 @@ class ClaimReader:
                 claim = self._claim_at(self._opens.pop(), i)
                 if claim is not None:
                     found.append(claim)
+                    self.claims.append(claim)
         self._pos = len(self.text)
-        self.claims.extend(found)
         return found
+
+    def _early_claim(self) -> RawClaim | None:
+        """The innermost open object's claim, the moment its quote string has closed."""
+        if not self._opens or self._opens[-1] in self._early:
+            return None
+        start = self._opens[-1]
+        body = self.text[start:]
+        quote = _QUOTE_VALUE.search(body)
+        if quote is None or '"claims"' in body.lower():
+            return None
+        try:
+            quote_text = json.loads(quote.group(1))
+        except ValueError:
+            return None
+        self._early.add(start)
+        passage = _PASSAGE_VALUE.search(body)
+        numbers = _as_numbers(passage.group(1)) if passage else []
+        return RawClaim("", _strip_quote_marks(_as_text(quote_text)), numbers, complete=False, key=start)
 
     def _claim_at(self, start: int, end: int) -> RawClaim | None:
         try:
@@ -152,7 +191,10 @@ class ClaimReader:
             return None
         if not isinstance(obj, dict) or "claims" in {str(k).lower() for k in obj}:
             return None
-        return claim_from_object(obj)
+        claim = claim_from_object(obj)
+        if claim is not None:
+            claim.key = start
+        return claim
 
 
 def read_claims(text: str) -> list[RawClaim]:

@@ -34,7 +34,7 @@ _CORRECTION = re.compile(
     re.IGNORECASE,
 )
 _TERMINAL = re.compile(r"[.!?…]['\"”’)\]]*\s*$")
-OPENING_WORDS = 8  # a correction this close to a segment's start refers to the segment before
+OPENING_WORDS = 3  # a correction this close to the start refers to what came before ("Um, oh wait, …")
 
 
 def correction_at(text: str) -> int | None:

@@ -91,6 +91,20 @@ def test_streaming_in_any_pieces_reads_the_same_claims(cuts: list[int]) -> None:
     assert [(c.quote, c.passages) for c in reader.claims] == [('a "quoted" {brace}', [1]), ("q", [2])]
 
 
+def test_a_quote_is_reported_as_soon_as_it_closes_even_if_the_answer_never_does() -> None:
+    reader = ClaimReader()
+    assert reader.feed('{"claims": [{"passage": 2, "quote": "The workshop is on') == []
+    (early,) = reader.feed(' Monday", "answer": "Tues')
+    assert (early.quote, early.passages, early.complete) == ("The workshop is on Monday", [2], False)
+    assert reader.feed("day 1000s 1000s 1000s") == [] and reader.claims == []
+    labeller = Labeller([passage(2, WORKSHOP)], terms("When is the workshop?"))
+    (stated,) = labeller.label(early)
+    assert stated.kind == "stated" and "Tuesday" in stated.text
+    (complete,) = reader.feed('"}]}')
+    assert complete.key == early.key and complete.complete and complete.text == "Tuesday 1000s 1000s 1000s"
+    assert labeller.label(complete) == []  # checked once; its rambling answer adds no inferred line
+
+
 def test_the_schema_offers_each_passage_only_its_own_sentences() -> None:
     schema = claim_schema([(1, sentences(" ".join(WORKSHOP))), (2, sentences(" ".join(EMAIL)))])
     choices = schema["properties"]["claims"]["items"]["anyOf"]
@@ -155,8 +169,17 @@ def test_invented_or_reworded_quotes_are_never_stated() -> None:
     p = passage(1, WORKSHOP)
     labeller = Labeller([p], terms("When is the workshop?"))
     for quote in ["The workshop is on Tuesday", "workshop Tuesday", "The capital of France is Paris", ""]:
-        assert labeller.label(RawClaim("The workshop is on Tuesday", quote, [1])) == []
+        assert labeller.label(RawClaim("Tuesday", quote, [1])) == []
     assert labeller.dropped == 4
+
+
+def test_an_answer_that_copies_words_points_at_the_sentence_it_copied() -> None:
+    p = passage(1, ["We talked about lunch.", *WORKSHOP])
+    labeller = Labeller([p], terms("When is the workshop?", "lunch maria"))
+    claims = labeller.label(RawClaim("The workshop is on Tuesday", "The workshop is on Tuesday", [1]))
+    assert claims[0].kind == "stated" and claims[0].text == WORKSHOP[0].rstrip(".")  # the words as said
+    assert [c.kind for c in claims[1:]] == ["inferred"] and claims[1].text == "The workshop is on Tuesday"
+    assert Labeller([p], terms("When is the workshop?")).label(RawClaim("Tuesday, I think", "nope", [1])) == []
 
 
 def test_a_true_quote_from_an_irrelevant_passage_or_off_the_question_is_dropped() -> None:
