@@ -25,7 +25,14 @@ from typing import Any
 from memory.claims import RawClaim, sentences
 from memory.context import Passage, has_correction, opens_with_correction, passage_support
 from memory.quotes import PassageText, QuoteSpan, locate_quote, normalise, tokens
-from memory.relevance import QuestionTerms, best_window, coverage, project_mentions, stems
+from memory.relevance import (
+    QuestionTerms,
+    answer_kind,
+    coverage,
+    has_answer_kind,
+    project_mentions,
+    stems,
+)
 from memory.store import Store
 
 _HEDGED = re.compile(
@@ -329,8 +336,7 @@ def extractive_claims(
     for p in relevant[:max_claims]:
         source = p.source()
         options = sentences(p.text) or [p.text]
-        best, _ = best_window(terms, options, width=1)
-        span = source.find(options[best], min_words=1)
+        span = source.find(best_sentence(terms, options), min_words=1)
         if span is None:
             continue
         span = through_corrections(source, span)
@@ -338,6 +344,21 @@ def extractive_claims(
             Claim(span.text, "stated", [_citation(p, span)], "extractive", has_correction(span.text))
         )
     return claims
+
+
+def best_sentence(terms: QuestionTerms, options: Sequence[str]) -> str:
+    """The sentence that covers the question best; among close ones, the one holding the kind of
+    word the question asks for (a date for "when", a number for "how many", a name for "who")."""
+    kind = answer_kind(terms.raw)
+
+    def score(sentence: str) -> float:
+        bonus = ANSWER_KIND_BONUS if has_answer_kind(sentence, kind, terms) else 0.0
+        return coverage(terms, stems(sentence)).coverage + bonus
+
+    return max(options, key=score)  # max keeps the first of equals: the earlier sentence
+
+
+ANSWER_KIND_BONUS = 0.15  # less than one content word of a typical question: a tie-breaker
 
 
 def is_instruction(text: str) -> bool:

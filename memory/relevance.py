@@ -14,6 +14,7 @@ has to agree with itself.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -187,3 +188,43 @@ def best_window(terms: QuestionTerms, texts: Sequence[str], *, width: int = 2) -
         if found.coverage > best_support.coverage:
             best, best_support = i, found
     return best, best_support
+
+
+# --- what kind of words would answer ---------------------------------------------------------------
+_ASKS = (
+    ("time", re.compile(r"^\W*(?:when|what (?:date|day|time)|which (?:date|day)|wann|an welchem)\b", re.I)),
+    (
+        "number",
+        re.compile(
+            r"^\W*(?:how (?:many|much|big|long|old|often)|wie (?:viele?|lange|oft|gro(?:ß|ss)))\b", re.I
+        ),
+    ),
+    ("person", re.compile(r"^\W*(?:who|whom|whose|wer|wem|wen)\b", re.I)),
+)
+_TIME_TEXT = """
+    january february march april may june july august september october november december monday tuesday
+    wednesday thursday friday saturday sunday today tomorrow yesterday tonight noon montag dienstag mittwoch
+    donnerstag freitag samstag sonntag januar februar märz juni juli oktober dezember uhr"""
+_NUMBER_TEXT = """
+    one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty sixty
+    hundred thousand million dozen half zwei drei vier fünf sechs sieben acht neun zehn hundert tausend"""
+_TIME_WORDS = frozenset(_TIME_TEXT.split())
+_NUMBER_WORDS = frozenset(_NUMBER_TEXT.split())
+
+
+def answer_kind(question: str) -> str | None:
+    """ "time", "number" or "person" when the question's opening says what would answer it."""
+    return next((kind for kind, pattern in _ASKS if pattern.search(question)), None)
+
+
+def has_answer_kind(text: str, kind: str | None, terms: QuestionTerms) -> bool:
+    """Whether `text` holds a word of the kind the question asks for (not one the question gave)."""
+    if kind is None:
+        return False
+    words = [t.norm for t in tokens(text)]
+    if kind == "time":
+        return any(w in _TIME_WORDS or re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)?|\d{4}", w) for w in words)
+    if kind == "number":
+        return any(w.isdigit() or w in _NUMBER_WORDS for w in words)
+    named = {t.norm for t in tokens(text) if text[t.start : t.start + 1].isupper() and t.start > 0}
+    return any(stem(n) not in terms.names and n not in STOPWORDS for n in named)

@@ -11,13 +11,13 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory.answers import Gate, Labeller, extractive_claims, through_corrections
+from memory.answers import Gate, Labeller, best_sentence, extractive_claims, through_corrections
 from memory.claims import ClaimReader, RawClaim, claim_schema, read_claims, sentences
 from memory.context import Passage, _widened, ends_mid_thought, has_correction, opens_with_correction
 from memory.llm_log import get_call, list_calls, log_call, prompt_text
 from memory.quotes import normalise
 from memory.recordings import Segment
-from memory.relevance import question_terms
+from memory.relevance import answer_kind, question_terms
 from models.prompts import CLOSE, OPEN, PromptPassage, answer_messages
 
 
@@ -179,7 +179,9 @@ def test_an_answer_that_copies_words_points_at_the_sentence_it_copied() -> None:
     claims = labeller.label(RawClaim("The workshop is on Tuesday", "The workshop is on Tuesday", [1]))
     assert claims[0].kind == "stated" and claims[0].text == WORKSHOP[0].rstrip(".")  # the words as said
     assert [c.kind for c in claims[1:]] == ["inferred"] and claims[1].text == "The workshop is on Tuesday"
-    assert Labeller([p], terms("When is the workshop?")).label(RawClaim("Tuesday, I think", "nope", [1])) == []
+    assert (
+        Labeller([p], terms("When is the workshop?")).label(RawClaim("Tuesday, I think", "nope", [1])) == []
+    )
 
 
 def test_a_true_quote_from_an_irrelevant_passage_or_off_the_question_is_dropped() -> None:
@@ -224,6 +226,17 @@ def test_extractive_claims_are_the_best_sentences_verbatim() -> None:
     b = passage(2, EMAIL, relevant=False)
     (claim,) = extractive_claims([a, b], terms("When is the workshop?", "lunch maria"))
     assert claim.kind == "stated" and "Tuesday" in claim.text and claim.source == "extractive"
+
+
+def test_the_sentence_with_the_kind_of_word_asked_for_wins_a_tie() -> None:
+    options = ["We did not go live with Wrenfield.", "The new Wrenfield go live date is the 11th of June."]
+    t = terms("When does Wrenfield go live?", "new date")
+    assert best_sentence(t, options) == options[1]
+    assert (
+        answer_kind("How many clinics?") == "number"
+        and answer_kind("Wer schickt die Unterlagen?") == "person"
+    )
+    assert answer_kind("Why did we drop Redis?") is None
 
 
 # --- self-corrections in context ---------------------------------------------------------------------
