@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from app.library import Library
 from app.search import search
@@ -111,26 +112,26 @@ def ask(
     passages = passages_from_hits(store, hits, terms, word_budget=budget)
     run = _Run(library, question, passages, terms, gate or Gate(), on_text, cancelled, started, timings)
     found = judge_passages(store, passages, terms, run.gate)
+    prompt = build_prompt(run) if found else None
     run.timings["prompt_ready_ms"] = run.ms()
-    if not found:
+    answer = _answer(run, prompt, no_llm, model_path) if prompt is not None else None
+    if answer is None:  # nothing relevant, or nothing that could be stated
         run.emit(NOT_FOUND)
         answer = Answer(question, False, None, [], passages[:NEAREST], timings, mode="not_found")
-    else:
-        answer = _answer(run, no_llm, model_path)
     if not timings["first_token_ms"]:
         timings["first_token_ms"] = run.first_text_ms if run.first_text_ms is not None else run.ms()
     timings["total_ms"] = run.ms()
     return answer
 
 
-def _answer(run: _Run, no_llm: bool, model_path: Path | None) -> Answer:
+def _answer(run: _Run, prompt: ModelPrompt, no_llm: bool, model_path: Path | None) -> Answer | None:
     claims: list[Claim] = []
     dropped, model_name, call_id = 0, None, None
     chat = None if no_llm else _chat_model(run.library, model_path)
     if chat is not None:
         labeller = Labeller(run.passages, run.terms, run.gate)
         model_name = run.library.models.name_for(Role.CHAT) if model_path is None else chat.name
-        claims, call_id = _model_claims(run, chat, model_name, labeller)
+        claims, call_id = _model_claims(run, prompt, chat, model_name, labeller)
         dropped = labeller.dropped
     stated = sum(1 for c in claims if c.kind == "stated")
     mode = "model" if stated else "extractive"
@@ -145,6 +146,8 @@ def _answer(run: _Run, no_llm: bool, model_path: Path | None) -> Answer:
     for claim in extra[: max(0, EXTRACTIVE_CLAIMS - stated)]:
         claims.append(claim)
         run.emit(claim_text(claim))
+    if not claims:
+        return None
     answer = Answer(
         run.question, True, model_name, claims, run.passages, run.timings, mode=mode, dropped=dropped
     )
@@ -168,10 +171,29 @@ def _chat_model(library: Library, model_path: Path | None) -> ChatModel | None:
         return None
 
 
-def _model_claims(run: _Run, chat: ChatModel, model_name: str, labeller: Labeller) -> tuple[list[Claim], int]:
+@dataclass(frozen=True)
+class ModelPrompt:
+    """What the chat model is given: the messages and the schema its output must follow."""
+
+    passages: list[Passage]
+    messages: list[dict[str, str]]
+    schema: dict[str, Any]
+
+
+def build_prompt(run: _Run) -> ModelPrompt | None:
+    """None when no relevant passage has raw segments to quote (e.g. only a live transcript)."""
     relevant = _model_context(run)
+    if not relevant:
+        return None
     schema = claim_schema([(p.number, sentences(p.text)) for p in relevant], max_claims=MAX_CLAIMS)
     messages = answer_messages(run.question, [_prompt_passage(p) for p in relevant])
+    return ModelPrompt(relevant, messages, schema)
+
+
+def _model_claims(
+    run: _Run, prompt: ModelPrompt, chat: ChatModel, model_name: str, labeller: Labeller
+) -> tuple[list[Claim], int]:
+    messages, schema = prompt.messages, prompt.schema
     record = Completion()
     reader = ClaimReader()
     claims: list[Claim] = []
