@@ -28,6 +28,7 @@ from memory.answers import Answer, Claim, Gate, Labeller, extractive_claims, jud
 from memory.claims import ClaimReader, claim_schema, sentences
 from memory.clock import parse_time, to_store_time
 from memory.context import Passage, focus_passage, passages_from_hits
+from memory.hits import Hit
 from memory.llm_log import log_call, prompt_text
 from memory.relevance import QuestionTerms, load_question_terms
 from models.catalogue import Role
@@ -105,6 +106,38 @@ def ask(
     when = parse_time(as_of) if isinstance(as_of, str) else as_of
     until = to_store_time(when) if when is not None else None
     hits = search(library, question, projects=projects, k=RETRIEVE_K, as_of=when, until=until)
+    return answer_hits(
+        library,
+        question,
+        hits,
+        no_llm=no_llm,
+        model_path=model_path,
+        on_text=on_text,
+        cancelled=cancelled,
+        gate=gate,
+        word_budget=word_budget,
+        started=started,
+    )
+
+
+def answer_hits(
+    library: Library,
+    question: str,
+    hits: list[Hit],
+    *,
+    no_llm: bool = False,
+    model_path: Path | None = None,
+    on_text: TextSink | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    gate: Gate | None = None,
+    word_budget: int | None = None,
+    started: float | None = None,
+) -> Answer:
+    """Everything after retrieval (also what `bench ask` times on a synthetic store).
+
+    `started` is when the question was asked (perf_counter); retrieval is the time up to now.
+    """
+    started = started if started is not None else time.perf_counter()
     timings = {"retrieve_ms": (time.perf_counter() - started) * 1000, "first_token_ms": 0.0, "total_ms": 0.0}
     store = library.store
     terms = load_question_terms(store, question)
