@@ -222,6 +222,7 @@ def _longest_common_run(a: Sequence[str], b: Sequence[str]) -> tuple[int, int]:
 
 
 ALIGNED_WORDS = 4  # a model answer must copy this many words in a row to point at a sentence
+SHORT_ANSWER_WORDS = 3  # or be this short, with all its content words in one sentence
 
 
 @dataclass
@@ -270,20 +271,37 @@ class Labeller:
         return out
 
     def _aligned(self, text: str) -> Claim | None:
+        """The sentence a model's answer points at: the one holding the longest run of its words
+        (at least ALIGNED_WORDS), or, for a short answer ("64", "Tuesday"), the one sentence of the
+        relevant passages holding all its content words (the best covering one if several do)."""
         wanted = [t.norm for t in tokens(text)]
         best: tuple[int, int, int] = (0, 0, 0)  # (run length, passage, last token)
         for number, source in self.sources.items():
+            if self.by_number[number].relevant:
+                run, last = _longest_common_run(wanted, [t.norm for t in source.tokens])
+                best = max(best, (run, number, last))
+        run, number, last = best
+        if run >= ALIGNED_WORDS:
+            source = self.sources[number]
+            bounds = _sentence_bounds(source)
+            return self._checked_span(
+                self.by_number[number], source.span(*bounds[_sentence_of(bounds, last)])
+            )
+        content = {s for s in stems(text) if s not in _FUNCTION_STEMS}
+        if not content or len(content) > SHORT_ANSWER_WORDS:
+            return None
+        holding: list[tuple[float, int, tuple[int, int]]] = []
+        for number, source in self.sources.items():
             if not self.by_number[number].relevant:
                 continue
-            run, last = _longest_common_run(wanted, [t.norm for t in source.tokens])
-            best = max(best, (run, number, last))
-        run, number, last = best
-        if run < ALIGNED_WORDS:
+            for first, last in _sentence_bounds(source):
+                sentence = source.span(first, last).text
+                if content <= stems(sentence):
+                    holding.append((coverage(self.terms, stems(sentence)).coverage, number, (first, last)))
+        if not holding:
             return None
-        source = self.sources[number]
-        bounds = _sentence_bounds(source)
-        sentence = bounds[_sentence_of(bounds, last)]
-        return self._checked_span(self.by_number[number], source.span(*sentence))
+        _, number, (first, last) = max(holding, key=lambda h: h[0])
+        return self._checked_span(self.by_number[number], self.sources[number].span(first, last))
 
     def _stated(self, raw: RawClaim) -> Claim | None:
         found = locate_quote(raw.quote, raw.passages, self.sources) if raw.quote else None
