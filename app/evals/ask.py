@@ -7,7 +7,8 @@ set's corpus (app.evals.common). Measured, per category and overall:
   from the store). Must be 0.
 - answer_supported (answerable queries): at least half of the gold answer's content words (stemmed)
   appear in the stated claims or the passages they cite.
-- evidence_cited (answerable queries with evidence): a cited passage holds an evidence segment.
+- evidence_cited (answerable queries with evidence): a cited passage holds an evidence segment;
+  evidence_shown: any passage shown holds one (the nearest passages of a "not in your notes").
 - abstain_unanswerable: share of unanswerable queries answered "not in your notes".
 - false_abstain: share of answerable queries answered "not in your notes".
 - model_share: share of found answers whose stated claims came from the model (else extractive).
@@ -44,6 +45,7 @@ class QueryResult:
     violations: int
     supported: bool
     evidence_cited: bool
+    evidence_shown: bool
     model_answer: bool
     timings: dict[str, float]
 
@@ -89,6 +91,10 @@ def _evidence_cited(answer: Answer, evidence: set[str], external: dict[int, str]
     return bool(evidence & ids)
 
 
+def _evidence_shown(answer: Answer, evidence: set[str], external: dict[int, str]) -> bool:
+    return bool(evidence & {external.get(s) for p in answer.passages for s in p.segment_ids})
+
+
 def run_ask_queries(
     library: Library,
     queries: list[EvalQuery],
@@ -110,6 +116,7 @@ def run_ask_queries(
                 violations=quote_violations(library.store, answer),
                 supported=q.answerable and gold_supported(answer, q.answer),
                 evidence_cited=q.answerable and _evidence_cited(answer, set(q.evidence), external),
+                evidence_shown=q.answerable and _evidence_shown(answer, set(q.evidence), external),
                 model_answer=answer.mode == "model",
                 timings=dict(answer.timings),
             )
@@ -143,6 +150,7 @@ def summarise(results: list[QueryResult]) -> dict[str, Any]:
         "quote_violations": sum(r.violations for r in results),
         "answer_supported": share(answerable, lambda r: r.supported),
         "evidence_cited": share(with_evidence, lambda r: r.evidence_cited),
+        "evidence_shown": share(with_evidence, lambda r: r.evidence_shown),
         "abstain_unanswerable": share(unanswerable, lambda r: not r.found),
         "false_abstain": share(answerable, lambda r: not r.found),
         "model_share": share(found, lambda r: r.model_answer),
