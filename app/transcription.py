@@ -66,6 +66,7 @@ class TranscriptionReport:
     seconds: float = 0.0
     worker_restarts: int = 0
     peak_rss_mb: float = 0.0
+    worker_cpu_seconds: float = 0.0  # CPU time the worker spent on this recording (model load included)
     batches: int = 0
     stages: dict[str, float] = field(default_factory=dict)
 
@@ -312,6 +313,7 @@ def _handle(session: _Session, kind: str, value: Any) -> str | None:
         session.model_name = session.report.model = value["model"]
     elif kind == "done":
         session.report.peak_rss_mb = max(session.report.peak_rss_mb, value["peak_rss_mb"])
+        session.report.worker_cpu_seconds += value.get("cpu_seconds", 0.0)
         return "done"
     elif kind == "cancelled":
         raise CancelledError("transcription cancelled")

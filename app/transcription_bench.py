@@ -45,6 +45,7 @@ class BenchReport:
     summary: dict[str, Any] = field(default_factory=dict)
     memory: list[dict[str, Any]] = field(default_factory=list)
     recorder_memory: list[dict[str, Any]] = field(default_factory=list)
+    live: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return self.__dict__
@@ -307,3 +308,43 @@ def recorder_curve(library: Library, lengths: list[float], say: Say) -> list[dic
         )
         curve.append(point)
     return curve
+
+
+def live_lag(library: Library, source: Path, seconds: float, say: Say) -> dict[str, Any]:
+    """The live pass on speech written at the speed of speaking: how far behind its text is.
+
+    The audio is appended to a recording file in 50 ms blocks in real time, as the recorder does;
+    the lag of a segment is when the live pass confirmed it minus when its last word was written.
+    """
+    import os
+
+    from capture.blockfile import BlockWriter
+    from capture.live import LiveRequest, LiveTranscriber
+
+    audio = np.concatenate(list(iter_audio_16k(source)))[: int(seconds * 16_000)]
+    pcm = (np.clip(audio, -1, 1) * 32767).astype(np.int16)
+    lags: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="verbatim-live-") as tmp:
+        writer = BlockWriter(Path(tmp), 1, sample_rate=16_000, started_at="2026-01-01T09:00:00")
+        began = time.monotonic()
+
+        def confirmed(segments: list[tuple[float, float, str]], tentative: str) -> None:
+            now = time.monotonic() - began
+            lags.extend(now - min(end, len(pcm) / 16_000) for _, end, _ in segments)
+
+        model = library.models.path_for(Role.TRANSCRIPTION_FAST)
+        live = LiveTranscriber(LiveRequest(str(writer.pcm_path), 16_000, str(model), os.getpid()), confirmed)
+        live.start()
+        for number, first in enumerate(range(0, len(pcm), 800)):
+            writer.append(pcm[first : first + 800].tobytes())
+            time.sleep(max(0.0, began + (number + 1) * 0.05 - time.monotonic()))
+        writer.close()
+        live.finish()
+    result = {
+        "audio_seconds": len(pcm) / 16_000,
+        "segments": len(lags),
+        "median_lag_s": float(np.median(lags)) if lags else None,
+        "max_lag_s": max(lags) if lags else None,
+    }
+    say(f"live pass: {result['segments']} segments, median lag {result['median_lag_s']} s")
+    return result

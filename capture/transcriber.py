@@ -158,6 +158,11 @@ def transcribe_windows(
     yield "position", offset + buffer.shape[0] / SAMPLE_RATE
 
 
+def _cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def peak_rss_mb() -> float:
     """This process's peak resident memory. Linux's VmHWM starts afresh at exec, unlike ru_maxrss,
     which a spawned child inherits from the parent it was forked from."""
@@ -191,6 +196,7 @@ def die_with_parent(parent_pid: int) -> None:
 
 def _serve(request: WorkerRequest, loaded: dict[str, WhisperTranscriber], out: Any, cancel: Any) -> None:
     """Transcribe one request, reporting every outcome as a message (never raising)."""
+    cpu_before = _cpu_seconds()
     try:
         transcriber = loaded.get(request.model_path)
         if transcriber is None:
@@ -211,7 +217,7 @@ def _serve(request: WorkerRequest, loaded: dict[str, WhisperTranscriber], out: A
             cancelled=cancel.is_set,
         ):
             out.put(event)
-        out.put(("done", {"peak_rss_mb": peak_rss_mb()}))
+        out.put(("done", {"peak_rss_mb": peak_rss_mb(), "cpu_seconds": _cpu_seconds() - cpu_before}))
     except CancelledError:
         out.put(("cancelled", None))
     except VerbatimError as exc:

@@ -51,7 +51,8 @@ def _eval_wer(args: argparse.Namespace, ctx: CliContext) -> int:
 
 
 def _bench(args: argparse.Namespace, ctx: CliContext) -> int:
-    from app.transcription_bench import DEFAULT_MANIFEST, compare, memory_curve, recorder_curve
+    from app.transcription_bench import DEFAULT_MANIFEST, compare, live_lag, memory_curve, recorder_curve
+    from app.wer import read_manifest
 
     manifest = Path(args.manifest) if args.manifest else DEFAULT_MANIFEST
     if not manifest.is_file():
@@ -60,10 +61,12 @@ def _bench(args: argparse.Namespace, ctx: CliContext) -> int:
         )
     say = _say(not args.json)
     library = ctx.library
-    report = compare(library, manifest, 1 if args.quick else 2, say, max_seconds=60.0 if args.quick else None)
-    lengths = [1.0, 4.0] if args.quick else [2.0, 10.0, 30.0]
+    report = compare(library, manifest, 1 if args.quick else 3, say, max_seconds=60.0 if args.quick else None)
+    lengths = [1.0, 4.0] if args.quick else [2.0, 10.0, 60.0]
     report.memory = memory_curve(library, manifest, lengths, say)
     report.recorder_memory = recorder_curve(library, [5.0, 30.0] if args.quick else [10.0, 120.0], say)
+    longest = max(read_manifest(manifest), key=lambda row: row[0].stat().st_size)[0]
+    report.live = live_lag(library, longest, 45.0 if args.quick else 180.0, say)
     s = report.summary
     if args.out:
         out = Path(args.out)
@@ -85,6 +88,10 @@ def _bench(args: argparse.Namespace, ctx: CliContext) -> int:
             )
         for point in report.recorder_memory:
             ctx.print(f"  recorder, {point['minutes']:>5g} min: peak {point['parent_peak_mb']:.0f} MB")
+        live = report.live
+        ctx.print(
+            f"  live pass: median {live['median_lag_s']:.1f} s behind, at most {live['max_lag_s']:.1f} s"
+        )
     return 0
 
 
