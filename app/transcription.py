@@ -9,15 +9,10 @@ ETA from the speed so far.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import logging
-import multiprocessing
-import os
-import queue
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +21,8 @@ from app.indexing import index_recording
 from app.jobs import JobContext, register_runner
 from app.library import Library
 from capture.audio import inspect_audio
-from capture.transcriber import WINDOW, WorkerRequest, worker_main
+from capture.transcriber import WINDOW, WorkerRequest
+from capture.worker_pool import give_back, shutdown_workers, take_worker
 from memory import live, recordings
 from memory.jobs import Job
 from memory.projects import Project, get_project_by_id
@@ -36,11 +32,12 @@ from models.errors import AudioError, CancelledError, InputError, ModelError, No
 
 log = logging.getLogger(__name__)
 
+__all__ = ["Progress", "TranscriptionReport", "resolve_model", "shutdown_workers", "transcribe_recording"]
+
 KIND = "transcribe"
 BATCH_SEGMENTS = 12
 BATCH_SECONDS = 2.0  # a committed batch is at most this old: the transcript shows up as it is made
 MAX_RESTARTS = 2  # worker crashes in a row, without progress, before the recording is marked failed
-WORKER_IDLE_SECONDS = 30.0  # a worker waits this long for the next recording before it exits
 
 Cancelled = Callable[[], bool]
 
@@ -113,90 +110,6 @@ def _audio_file(library: Library, rec: recordings.Recording) -> Path:
             fix="restore the data folder from a backup",
         )
     return path
-
-
-class _Worker:
-    """One transcription child process, its request and event queues, and its cancel flag."""
-
-    def __init__(self) -> None:
-        context = multiprocessing.get_context("spawn")
-        self.requests: Any = context.Queue()
-        self.queue: Any = context.Queue()
-        self.cancel = context.Event()
-        self.process = context.Process(
-            target=worker_main,
-            args=(self.requests, self.queue, self.cancel, os.getpid(), WORKER_IDLE_SECONDS),
-            daemon=True,
-            name="verbatim-transcriber",
-        )
-        self.process.start()
-
-    def submit(self, request: WorkerRequest) -> None:
-        self.cancel.clear()
-        self.requests.put(request)
-
-    def events(self, poll: float = 0.25) -> Iterator[tuple[str, Any]]:
-        """Messages from the child; ("idle", None) while it works quietly; ("exited", code) if it dies."""
-        while True:
-            try:
-                yield self.queue.get(timeout=poll)
-            except queue.Empty:
-                if not self.process.is_alive():
-                    try:  # anything the child managed to send before it died
-                        while True:
-                            yield self.queue.get(timeout=0.2)
-                    except queue.Empty:
-                        pass
-                    yield "exited", self.process.exitcode
-                    return
-                yield "idle", None
-
-    def stop(self, grace: float = 3.0) -> None:
-        self.cancel.set()
-        with contextlib.suppress(OSError, ValueError):
-            self.requests.put(None)
-        self.process.join(grace)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join(5)
-        for channel in (self.requests, self.queue):
-            channel.close()
-            channel.cancel_join_thread()
-
-
-_idle: list[_Worker] = []  # at most one: a worker whose model is loaded, waiting for the next file
-_pool_lock = threading.Lock()
-
-
-def _take_worker() -> _Worker:
-    """The idle worker if it is still alive (its model is loaded), else a new one."""
-    with _pool_lock:
-        worker = _idle.pop() if _idle else None
-    if worker is not None and worker.process.is_alive():
-        return worker
-    if worker is not None:
-        worker.stop(0)
-    return _Worker()
-
-
-def _give_back(worker: _Worker) -> None:
-    with _pool_lock:
-        surplus = list(_idle)
-        _idle[:] = [worker]
-    for other in surplus:
-        other.stop()
-
-
-def shutdown_workers() -> None:
-    """Stop idle transcription processes (they also leave by themselves after a while)."""
-    with _pool_lock:
-        workers = list(_idle)
-        _idle.clear()
-    for worker in workers:
-        worker.stop()
-
-
-atexit.register(shutdown_workers)
 
 
 class _Session:
@@ -328,7 +241,7 @@ def _handle(session: _Session, kind: str, value: Any) -> str | None:
 
 def _run_worker(session: _Session, request: WorkerRequest, cancelled: Cancelled) -> str:
     """One request to a worker: 'done', or 'crashed' (it died); raises on errors and cancellation."""
-    worker = _take_worker()
+    worker = take_worker()
     worker.submit(request)
     reusable = False
     try:
@@ -349,7 +262,7 @@ def _run_worker(session: _Session, request: WorkerRequest, cancelled: Cancelled)
     finally:
         session.commit()  # whatever arrived is kept, whatever happens next
         if reusable:
-            _give_back(worker)
+            give_back(worker)
         else:
             worker.stop()
 
