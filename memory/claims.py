@@ -36,6 +36,16 @@ def sentences(text: str) -> list[str]:
     return out
 
 
+def grammar_safe(sentence: str) -> str:
+    """A sentence as an enum value llama.cpp's schema-to-grammar converter keeps intact.
+
+    llama-cpp-python 0.3.36 mis-escapes `"` and `\\` inside enum strings (the grammar then fails
+    to parse, or parses into something else). Both are punctuation to the quote checker, which
+    ignores punctuation, so `'` and `/` in their place change nothing it compares.
+    """
+    return sentence.replace("\\", "/").replace('"', "'")
+
+
 def claim_schema(
     passage_sentences: Sequence[tuple[int, list[str]]], *, max_claims: int = 3
 ) -> dict[str, Any]:
@@ -45,7 +55,7 @@ def claim_schema(
             "type": "object",
             "properties": {
                 "passage": {"const": number},
-                "quote": {"enum": list(quotes)},
+                "quote": {"enum": [grammar_safe(q) for q in quotes]},
                 "answer": {"type": "string", "maxLength": ANSWER_CHARS},
             },
             "required": ["passage", "quote", "answer"],

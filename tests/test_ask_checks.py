@@ -105,6 +105,18 @@ def test_a_quote_is_reported_as_soon_as_it_closes_even_if_the_answer_never_does(
     assert labeller.label(complete) == []  # checked once; its rambling answer adds no inferred line
 
 
+def test_quote_choices_survive_the_grammar_converter() -> None:
+    from llama_cpp.llama_grammar import LlamaGrammar
+
+    awkward = 'the terms like " profile , designate , focus " , et cetera, a back \\ slash and {braces}.'
+    schema = claim_schema([(1, [awkward, "Maria will bring the slides."])])
+    LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
+    rule = [c for c in schema["properties"]["claims"]["items"]["properties"]["quote"]["enum"]]
+    assert normalise(rule[0]) == normalise(awkward) and '"' not in rule[0] and "\\" not in rule[0]
+    # and a quote copied from the safe form is still verbatim in the raw words
+    assert passage(1, [awkward]).source().find(rule[0]) is not None
+
+
 def test_the_schema_offers_each_passage_only_its_own_sentences() -> None:
     schema = claim_schema([(1, sentences(" ".join(WORKSHOP))), (2, sentences(" ".join(EMAIL)))])
     choices = schema["properties"]["claims"]["items"]["anyOf"]
