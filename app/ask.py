@@ -24,7 +24,15 @@ from typing import Any
 
 from app.library import Library
 from app.search import search
-from memory.answers import Answer, Claim, Gate, Labeller, extractive_claims, judge_passages
+from memory.answers import (
+    Answer,
+    Claim,
+    Gate,
+    Labeller,
+    extractive_claims,
+    judge_passages,
+    prompt_sentences,
+)
 from memory.claims import ClaimReader, claim_schema, sentences
 from memory.clock import parse_time, to_store_time
 from memory.context import Passage, focus_passage, passages_from_hits
@@ -218,8 +226,10 @@ def build_prompt(run: _Run) -> ModelPrompt | None:
     relevant = _model_context(run)
     if not relevant:
         return None
-    schema = claim_schema([(p.number, sentences(p.text)) for p in relevant], max_claims=MAX_CLAIMS)
-    messages = answer_messages(run.question, [_prompt_passage(p) for p in relevant])
+    each = max(40, MODEL_WORDS // len(relevant))
+    shown = [(p, prompt_sentences(p, run.terms, each)) for p in relevant]
+    schema = claim_schema([(p.number, chosen) for p, chosen in shown], max_claims=MAX_CLAIMS)
+    messages = answer_messages(run.question, [_prompt_passage(p, chosen) for p, chosen in shown])
     return ModelPrompt(relevant, messages, schema)
 
 
@@ -278,8 +288,16 @@ def _model_context(run: _Run) -> list[Passage]:
     return [focus_passage(p, run.terms, each) for p in chosen]
 
 
-def _prompt_passage(p: Passage) -> PromptPassage:
-    return PromptPassage(p.number, p.project, p.spoken_at, p.start, p.title, p.labelled_text())
+def _prompt_passage(p: Passage, chosen: list[str]) -> PromptPassage:
+    """The passage as the model reads it: whole (speakers named) when it fits, else its chosen
+    sentences (the prompt's time to first token grows with every word)."""
+    whole = sentences(p.text)
+    if chosen == whole or not chosen:
+        text = p.labelled_text()
+    else:
+        first, last = whole.index(chosen[0]), whole.index(chosen[-1])
+        text = ("… " if first > 0 else "") + " ".join(chosen) + (" …" if last < len(whole) - 1 else "")
+    return PromptPassage(p.number, p.project, p.spoken_at, p.start, p.title, text)
 
 
 def claim_text(claim: Claim) -> str:

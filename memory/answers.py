@@ -24,7 +24,7 @@ from typing import Any
 
 from memory.claims import RawClaim, sentences
 from memory.context import Passage, has_correction, opens_with_correction, passage_support
-from memory.quotes import PassageText, QuoteSpan, locate_quote, normalise, tokens
+from memory.quotes import PassageText, QuoteSpan, locate_quote, normalise, tokens, word_count
 from memory.relevance import (
     QuestionTerms,
     answer_kind,
@@ -377,6 +377,24 @@ def best_sentence(terms: QuestionTerms, options: Sequence[str]) -> str:
 
 
 ANSWER_KIND_BONUS = 0.15  # less than one content word of a typical question: a tie-breaker
+
+
+def prompt_sentences(passage: Passage, terms: QuestionTerms, max_words: int) -> list[str]:
+    """The passage's sentences a model is shown: all of them when they fit, else the best one and
+    its neighbours (the next first: corrections and answers follow) within `max_words`, in order."""
+    options = sentences(passage.text)
+    if not options or sum(word_count(o) for o in options) <= max_words:
+        return options
+    best = options.index(best_sentence(terms, options))
+    lo = hi = best
+    used = word_count(options[best])
+    for step in range(1, len(options)):
+        for i in (best + step, best - step):
+            if 0 <= i < len(options) and used + word_count(options[i]) <= max_words:
+                lo, hi, used = min(lo, i), max(hi, i), used + word_count(options[i])
+        if lo > best - step and hi < best + step:
+            break
+    return options[lo : hi + 1]
 
 
 def is_instruction(text: str) -> bool:

@@ -11,7 +11,14 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory.answers import Gate, Labeller, best_sentence, extractive_claims, through_corrections
+from memory.answers import (
+    Gate,
+    Labeller,
+    best_sentence,
+    extractive_claims,
+    prompt_sentences,
+    through_corrections,
+)
 from memory.claims import ClaimReader, RawClaim, claim_schema, read_claims, sentences
 from memory.context import Passage, _widened, ends_mid_thought, has_correction, opens_with_correction
 from memory.llm_log import get_call, list_calls, log_call, prompt_text
@@ -249,6 +256,19 @@ def test_the_sentence_with_the_kind_of_word_asked_for_wins_a_tie() -> None:
         and answer_kind("Wer schickt die Unterlagen?") == "person"
     )
     assert answer_kind("Why did we drop Redis?") is None
+
+
+def test_a_long_passage_is_shown_to_the_model_as_its_best_sentences_in_order() -> None:
+    filler = [
+        f"Filler sentence number {w} about nothing in particular here."
+        for w in ("one", "two", "three", "four")
+    ]
+    p = passage(
+        1, [*filler[:2], "The workshop is on Monday.", "Oh wait, I actually meant Tuesday.", *filler[2:]]
+    )
+    shown = prompt_sentences(p, terms("When is the workshop?", "filler nothing"), 12)
+    assert shown == ["The workshop is on Monday.", "Oh wait, I actually meant Tuesday."]
+    assert prompt_sentences(p, terms("When is the workshop?"), 1000) == sentences(p.text)
 
 
 # --- self-corrections in context ---------------------------------------------------------------------
