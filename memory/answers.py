@@ -23,8 +23,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memory.claims import RawClaim, sentences
-from memory.context import Passage, has_correction, opens_with_correction, passage_support
-from memory.quotes import PassageText, QuoteSpan, locate_quote, normalise, tokens, word_count
+from memory.context import (
+    Passage,
+    has_correction,
+    passage_support,
+    sentence_bounds,
+    sentence_of,
+    through_corrections,
+)
+from memory.quotes import QuoteSpan, locate_quote, normalise, tokens, word_count
 from memory.relevance import (
     QuestionTerms,
     answer_kind,
@@ -149,56 +156,6 @@ def judge_passages(store: Store, passages: Sequence[Passage], terms: QuestionTer
 
 
 # --- spans and corrections --------------------------------------------------------------------------
-_SENTENCE_GAP = re.compile(r"[.!?…]['\"”’)\]]*(?:\s|$)")
-
-
-def _sentence_bounds(source: PassageText) -> list[tuple[int, int]]:
-    """(first_token, last_token) of each sentence of the passage, in token positions.
-
-    A sentence ends where terminal punctuation and a space follow a word ("3.5" does not end one);
-    a segment boundary alone does not (speech recognisers cut segments mid-sentence).
-    """
-    bounds: list[tuple[int, int]] = []
-    toks = source.tokens
-    start = 0
-    for i, tok in enumerate(toks):
-        raw = source.segments[tok.segment].text
-        nxt = toks[i + 1] if i + 1 < len(toks) else None
-        gap = raw[tok.end : nxt.start if nxt is not None and nxt.segment == tok.segment else len(raw)]
-        if nxt is None or _SENTENCE_GAP.search(gap):
-            bounds.append((start, i))
-            start = i + 1
-    return bounds
-
-
-def _sentence_of(bounds: list[tuple[int, int]], token: int) -> int:
-    return next((n for n, (a, b) in enumerate(bounds) if a <= token <= b), len(bounds) - 1)
-
-
-def through_corrections(source: PassageText, span: QuoteSpan) -> QuoteSpan:
-    """Extend a span through a self-correction that follows it, or back to the words it corrects.
-
-    "The workshop is on Monday" followed by ", oh wait, I actually meant Tuesday" becomes the
-    whole sentence; so does a quote of only "I actually meant Tuesday".
-    """
-    if not source.tokens:
-        return span
-    bounds = _sentence_bounds(source)
-    first, last = span.first_token, span.last_token
-    at = _sentence_of(bounds, last)
-    sentence_end = bounds[at][1]
-    if sentence_end > last and has_correction(source.span(last, sentence_end).text):
-        last = sentence_end
-    elif at + 1 < len(bounds) and opens_with_correction(source.span(*bounds[at + 1]).text):
-        last = bounds[at + 1][1]
-    if opens_with_correction(source.span(first, last).text):
-        begin = _sentence_of(bounds, first)
-        first = bounds[begin][0]
-        if begin > 0 and opens_with_correction(source.span(*bounds[begin]).text):
-            first = bounds[begin - 1][0]
-    return span if (first, last) == (span.first_token, span.last_token) else source.span(first, last)
-
-
 def _citation(p: Passage, span: QuoteSpan) -> Citation:
     return Citation(
         p.number, p.project, p.recording_id, p.spoken_at, span.start, span.end, span.segment_ids, span.text
@@ -283,10 +240,8 @@ class Labeller:
         run, number, last = best
         if run >= ALIGNED_WORDS:
             source = self.sources[number]
-            bounds = _sentence_bounds(source)
-            return self._checked_span(
-                self.by_number[number], source.span(*bounds[_sentence_of(bounds, last)])
-            )
+            bounds = sentence_bounds(source)
+            return self._checked_span(self.by_number[number], source.span(*bounds[sentence_of(bounds, last)]))
         content = {s for s in stems(text) if s not in _FUNCTION_STEMS}
         if not content or len(content) > SHORT_ANSWER_WORDS:
             return None
@@ -294,7 +249,7 @@ class Labeller:
         for number, source in self.sources.items():
             if not self.by_number[number].relevant:
                 continue
-            for first, last in _sentence_bounds(source):
+            for first, last in sentence_bounds(source):
                 sentence = source.span(first, last).text
                 if content <= stems(sentence):
                     holding.append((coverage(self.terms, stems(sentence)).coverage, number, (first, last)))

@@ -18,7 +18,7 @@ from typing import Any
 
 from memory import recordings
 from memory.hits import Hit
-from memory.quotes import PassageText, SourceSegment, word_count
+from memory.quotes import PassageText, QuoteSpan, SourceSegment, word_count
 from memory.recordings import Segment
 from memory.relevance import QuestionTerms, Support, best_window, coverage, stems
 from memory.store import Store
@@ -288,3 +288,54 @@ def passage_support(
         if candidate.coverage > best.coverage:
             best = Support(candidate.coverage, names, candidate.matched)
     return best
+
+
+# --- sentences and self-corrections inside a passage -----------------------------------------------
+_SENTENCE_GAP = re.compile(r"[.!?…]['\"”’)\]]*(?:\s|$)")
+
+
+def sentence_bounds(source: PassageText) -> list[tuple[int, int]]:
+    """(first_token, last_token) of each sentence of the passage, in token positions.
+
+    A sentence ends where terminal punctuation and a space follow a word ("3.5" does not end one);
+    a segment boundary alone does not (speech recognisers cut segments mid-sentence).
+    """
+    bounds: list[tuple[int, int]] = []
+    toks = source.tokens
+    start = 0
+    for i, tok in enumerate(toks):
+        raw = source.segments[tok.segment].text
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        gap = raw[tok.end : nxt.start if nxt is not None and nxt.segment == tok.segment else len(raw)]
+        if nxt is None or _SENTENCE_GAP.search(gap):
+            bounds.append((start, i))
+            start = i + 1
+    return bounds
+
+
+def sentence_of(bounds: list[tuple[int, int]], token: int) -> int:
+    return next((n for n, (a, b) in enumerate(bounds) if a <= token <= b), len(bounds) - 1)
+
+
+def through_corrections(source: PassageText, span: QuoteSpan) -> QuoteSpan:
+    """Extend a span through a self-correction that follows it, or back to the words it corrects.
+
+    "The workshop is on Monday" followed by ", oh wait, I actually meant Tuesday" becomes the
+    whole sentence; so does a quote of only "I actually meant Tuesday".
+    """
+    if not source.tokens:
+        return span
+    bounds = sentence_bounds(source)
+    first, last = span.first_token, span.last_token
+    at = sentence_of(bounds, last)
+    sentence_end = bounds[at][1]
+    if sentence_end > last and has_correction(source.span(last, sentence_end).text):
+        last = sentence_end
+    elif at + 1 < len(bounds) and opens_with_correction(source.span(*bounds[at + 1]).text):
+        last = bounds[at + 1][1]
+    if opens_with_correction(source.span(first, last).text):
+        begin = sentence_of(bounds, first)
+        first = bounds[begin][0]
+        if begin > 0 and opens_with_correction(source.span(*bounds[begin]).text):
+            first = bounds[begin - 1][0]
+    return span if (first, last) == (span.first_token, span.last_token) else source.span(first, last)
