@@ -133,6 +133,7 @@ class _Session:
         self.position = self.committed_end
         self.last_commit = time.monotonic()
         self.began = time.monotonic()
+        self.submitted = self.began  # when the current request went to the worker
         self.began_at = self.committed_end
         self.segments = 0
         self.model_name = ""
@@ -224,6 +225,8 @@ def _handle(session: _Session, kind: str, value: Any) -> str | None:
         session.report.language = value["language"]
     elif kind == "started":
         session.model_name = session.report.model = value["model"]
+        waited = time.monotonic() - session.submitted
+        session.report.stages["worker_start"] = session.report.stages.get("worker_start", 0.0) + waited
     elif kind == "done":
         session.report.peak_rss_mb = max(session.report.peak_rss_mb, value["peak_rss_mb"])
         session.report.worker_cpu_seconds += value.get("cpu_seconds", 0.0)
@@ -242,6 +245,7 @@ def _handle(session: _Session, kind: str, value: Any) -> str | None:
 def _run_worker(session: _Session, request: WorkerRequest, cancelled: Cancelled) -> str:
     """One request to a worker: 'done', or 'crashed' (it died); raises on errors and cancellation."""
     worker = take_worker()
+    session.submitted = time.monotonic()
     worker.submit(request)
     reusable = False
     try:

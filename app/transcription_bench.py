@@ -1,7 +1,8 @@
 """`verbatim bench transcription`: the product's transcription pipeline against bare faster-whisper.
 
 In one run, on the same files (the speech-dev manifest), with the same model and options:
-- bare: faster-whisper loaded once in this process, decode_audio + transcribe, nothing else;
+- bare: faster-whisper as a script runs it: a fresh Python loads the model once, then
+  decode_audio + transcribe for each file, nothing else;
 - product: a fresh library, `import_files` (copy, hash, full decode check), the job queue, the
   worker process, batched commits and incremental indexing, to every recording "indexed".
 Rounds alternate (bare, product, bare, product) and the best of each is compared, so a neighbour's
@@ -86,23 +87,31 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def bare_run(model_path: Path, files: list[Path]) -> Run:
-    """faster-whisper alone, as a script would use it; the model load is counted."""
-    from faster_whisper import WhisperModel, decode_audio
+_BARE_SCRIPT = """
+import json, sys
+from faster_whisper import WhisperModel, decode_audio
+model = WhisperModel(sys.argv[1], device="cpu", compute_type="int8", cpu_threads=int(sys.argv[2]))
+texts = []
+for path in sys.argv[3:]:
+    segments, _ = model.transcribe(decode_audio(path), beam_size=5, vad_filter=True, word_timestamps=True,
+                                   condition_on_previous_text=False)
+    texts.append(" ".join(s.text.strip() for s in segments))
+print(json.dumps(texts))
+"""
 
-    began, cpu = time.perf_counter(), time.process_time()
-    model = WhisperModel(str(model_path), device="cpu", compute_type="int8", cpu_threads=default_threads())
-    texts = []
-    for path in files:
-        segments, _ = model.transcribe(
-            decode_audio(str(path)),
-            beam_size=5,
-            vad_filter=True,
-            word_timestamps=True,
-            condition_on_previous_text=False,
-        )
-        texts.append(" ".join(s.text.strip() for s in segments))
-    return Run(time.perf_counter() - began, time.process_time() - cpu, texts)
+
+def bare_run(model_path: Path, files: list[Path]) -> Run:
+    """faster-whisper alone, as a script would run it: a fresh Python that loads the model and
+    transcribes each file with the same options the product uses. Its start and model load count,
+    as the product's worker process's do."""
+    began, cpu = time.perf_counter(), _children_cpu()
+    done = subprocess.run(
+        [sys.executable, "-c", _BARE_SCRIPT, str(model_path), str(default_threads()), *map(str, files)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return Run(time.perf_counter() - began, _children_cpu() - cpu, list(json.loads(done.stdout)))
 
 
 def product_run(models_dir: Path, files: list[Path], model_path: Path) -> Run:
@@ -122,7 +131,7 @@ def product_run(models_dir: Path, files: list[Path], model_path: Path) -> Run:
             jobs = run_pending(library)
             shutdown_workers()  # the worker's CPU time is counted once it has exited
             ended = time.perf_counter()
-            used = time.process_time() - cpu + _children_cpu() - children
+            parent_cpu, worker_cpu = time.process_time() - cpu, _children_cpu() - children
             failed = [j.message for j in jobs if j.status != "done"]
             failed += [r.message for r in results if r.status == "failed"]
             if failed:
@@ -136,9 +145,13 @@ def product_run(models_dir: Path, files: list[Path], model_path: Path) -> Run:
         finally:
             shutdown_workers()
             library.close()
-    return Run(
-        ended - began, used, texts, {"import": imported - began, "transcribe_and_index": ended - imported}
-    )
+    stages = {
+        "import": imported - began,
+        "transcribe_and_index": ended - imported,
+        "app_cpu": parent_cpu,  # import checks, store, indexing, embedding
+        "worker_cpu": worker_cpu,  # starting Python, loading the model, transcribing
+    }
+    return Run(ended - began, parent_cpu + worker_cpu, texts, stages)
 
 
 def _wer(rows: list[tuple[Path, str]], texts: list[str], durations: list[float]) -> float:
