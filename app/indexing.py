@@ -40,6 +40,7 @@ class IndexReport:
     embedded: int = 0  # vectors computed by the model
     cached: int = 0  # vectors taken from the cache
     unembedded: int = 0  # chunks stored without a vector (no embedding model available)
+    segments_embedded: int = 0  # segment vectors computed (they rank passages within chunks)
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, object]:
@@ -143,6 +144,8 @@ def index_recording(
         if progress is not None and add:
             progress(min(1.0, (start + len(batch)) / len(add)))
     _embed_leftovers(library, vectors, recording_id, report, cancelled)
+    if not provisional:
+        _embed_segments(library, vectors, recording_id, report, cancelled)
     report.chunks = len(
         [c for c in index.recording_chunks(store, recording_id) if c.provisional == provisional]
     )
@@ -168,23 +171,36 @@ def _superseded_provisional(
 
 
 def _embed_leftovers(
-    library: Library,
-    vectors: _Vectors,
-    recording_id: int | None,
-    report: IndexReport,
-    cancelled: Cancelled | None,
+    library: Library, vectors: _Vectors, recording_id: int, report: IndexReport, cancelled: Cancelled | None
 ) -> None:
     """Vectors for stored chunks that have none (stored while the model was missing, or a rebuild)."""
     if vectors.embedder is None:
         return
+    chunks = [c for c in index.recording_chunks(library.store, recording_id) if not c.embedded]
+    for start in range(0, len(chunks), BATCH):
+        _check(cancelled)
+        batch = chunks[start : start + BATCH]
+        found = vectors.for_texts([(c.content_sha256, c.text) for c in batch], report, cancelled)
+        index.write_vectors(library.store, batch, found)
+
+
+def _embed_segments(
+    library: Library, vectors: _Vectors, recording_id: int, report: IndexReport, cancelled: Cancelled | None
+) -> None:
+    """Vectors for the segments inside the recording's final chunks (the open tail waits)."""
+    if vectors.embedder is None:
+        return
     store = library.store
-    if recording_id is not None:
-        chunks = [c for c in index.recording_chunks(store, recording_id) if not c.embedded]
-        for start in range(0, len(chunks), BATCH):
-            _check(cancelled)
-            batch = chunks[start : start + BATCH]
-            found = vectors.for_texts([(c.content_sha256, c.text) for c in batch], report, cancelled)
-            index.write_vectors(store, batch, found)
+    covered = [c.last_idx for c in index.recording_chunks(store, recording_id) if not c.provisional]
+    if not covered:
+        return
+    todo = index.segments_to_embed(store, recording_id, vectors.model, upto_idx=max(covered))
+    for start in range(0, len(todo), BATCH):
+        _check(cancelled)
+        batch = todo[start : start + BATCH]
+        computed = vectors.embedder.embed([s.text for s in batch], cancelled=cancelled)
+        index.write_segment_vectors(store, vectors.model, batch, computed)
+        report.segments_embedded += len(batch)
 
 
 def embed_missing(
@@ -210,6 +226,8 @@ def embed_missing(
         index.write_vectors(store, batch, found)
         if progress is not None:
             progress(min(1.0, (report.embedded + report.cached) / total))
+    for recording_id in index.recordings_missing_segment_vectors(store, vectors.model):
+        _embed_segments(library, vectors, recording_id, report, cancelled)
     report.unembedded = index.count_unembedded(store)
     report.seconds = time.perf_counter() - began
     return report
@@ -235,7 +253,7 @@ def index_pending(
         if progress is not None:
             progress((number + 1) / (len(pending) + 1))
     leftovers = embed_missing(library, cancelled=cancelled)
-    if leftovers.embedded or leftovers.cached or leftovers.unembedded:
+    if leftovers.embedded or leftovers.cached or leftovers.unembedded or leftovers.segments_embedded:
         reports.append(leftovers)
     if progress is not None:
         progress(1.0)

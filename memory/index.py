@@ -14,12 +14,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from memory.chunking import ChunkSpec
+from memory.chunking import ChunkSpec, chunk_text, content_hash, count_words
+from memory.recordings import list_segments
 from memory.store import Store
 
 VECTOR_TABLE = "chunk_vectors"
 _META_MODEL = "vectors.model"
 _META_DIMS = "vectors.dims"
+_META_LAYOUT = "vectors.layout"
+# The table's columns: float vectors for exact search, and their binary quantisation (1 bit a
+# dimension) for a fast first pass over a large library, rescored exactly from the embedding cache.
+LAYOUT = "float+bit/1"
 
 
 @dataclass(frozen=True)
@@ -58,11 +63,10 @@ def vector_state(store: Store) -> tuple[str, int] | None:
     """(model, dims) of the vector table, or None when there is none yet."""
     if not _table_exists(store, VECTOR_TABLE):
         return None
-    model = store.scalar("SELECT value FROM store_meta WHERE key = ?", (_META_MODEL,))
-    dims = store.scalar("SELECT value FROM store_meta WHERE key = ?", (_META_DIMS,))
-    if model is None or dims is None:
-        return None
-    return str(model), int(dims)
+    meta = dict(store.rows("SELECT key, value FROM store_meta WHERE key LIKE 'vectors.%'"))
+    if meta.get(_META_LAYOUT) != LAYOUT or _META_MODEL not in meta or _META_DIMS not in meta:
+        return None  # an older layout is rebuilt (from the cache) like a change of model
+    return str(meta[_META_MODEL]), int(meta[_META_DIMS])
 
 
 def _table_exists(store: Store, name: str) -> bool:
@@ -84,7 +88,7 @@ def ensure_vector_table(store: Store, model: str, dims: int) -> bool:
         store.execute(
             f"CREATE VIRTUAL TABLE {VECTOR_TABLE} USING vec0(chunk_id INTEGER PRIMARY KEY,"
             f" project_id INTEGER PARTITION KEY, spoken_at TEXT,"
-            f" embedding float[{int(dims)}] distance_metric=cosine)"
+            f" embedding float[{int(dims)}] distance_metric=cosine, embedding_bit bit[{int(dims)}])"
         )
         # Chunks also disappear through ON DELETE CASCADE (a recording deleted): vectors follow.
         store.execute(
@@ -93,9 +97,10 @@ def ensure_vector_table(store: Store, model: str, dims: int) -> bool:
         )
         store.executemany(
             "INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)",
-            [(_META_MODEL, model), (_META_DIMS, str(int(dims)))],
+            [(_META_MODEL, model), (_META_DIMS, str(int(dims))), (_META_LAYOUT, LAYOUT)],
         )
         store.execute("UPDATE chunks SET embedded = 0 WHERE embedded = 1")
+        store.execute("DELETE FROM segment_vectors WHERE model != ?", (model,))
     return True
 
 
@@ -183,8 +188,9 @@ def _insert_vectors(store: Store, rows: Sequence[tuple[int, int, str, np.ndarray
     # vec0 has no upsert: a chunk that had a vector (a rebuild in progress) loses it first.
     store.executemany(f"DELETE FROM {VECTOR_TABLE} WHERE chunk_id = ?", [(r[0],) for r in rows])
     store.executemany(
-        f"INSERT INTO {VECTOR_TABLE} (chunk_id, project_id, spoken_at, embedding) VALUES (?, ?, ?, ?)",
-        [(cid, pid, at, _blob(v)) for cid, pid, at, v in rows],
+        f"INSERT INTO {VECTOR_TABLE} (chunk_id, project_id, spoken_at, embedding, embedding_bit)"
+        " VALUES (?, ?, ?, ?, vec_quantize_binary(?))",
+        [(cid, pid, at, _blob(v), _blob(v)) for cid, pid, at, v in rows],
     )
     store.executemany("UPDATE chunks SET embedded = 1 WHERE id = ?", [(r[0],) for r in rows])
 
@@ -257,6 +263,71 @@ def write_vectors(store: Store, chunks: Sequence[StoredChunk], vectors: dict[str
     return len(live)
 
 
+# --- segment vectors ---------------------------------------------------------------------------------
+MIN_SEGMENT_WORDS = 4  # "Yeah." or "Check one." carries no meaning worth a vector
+
+
+@dataclass(frozen=True)
+class SegmentText:
+    segment_id: int
+    text: str  # what is embedded: "Speaker: words", edits applied
+    content_sha256: str
+
+
+def segments_to_embed(store: Store, recording_id: int, model: str, *, upto_idx: int) -> list[SegmentText]:
+    """Segments (idx <= upto_idx) whose vector is missing, stale (edited) or from another model."""
+    found = []
+    for seg in list_segments(store, recording_id, last_idx=upto_idx):
+        if count_words(seg.text) < MIN_SEGMENT_WORDS:
+            continue
+        text = chunk_text([seg])
+        found.append(SegmentText(seg.id, text, content_hash(text)))
+    if not found:
+        return []
+    current = {
+        int(sid): (str(m), str(sha))
+        for sid, m, sha in store.rows(
+            "SELECT sv.segment_id, sv.model, sv.content_sha256 FROM segment_vectors sv"
+            " JOIN segments s ON s.id = sv.segment_id WHERE s.recording_id = ?",
+            (recording_id,),
+        )
+    }
+    return [s for s in found if current.get(s.segment_id) != (model, s.content_sha256)]
+
+
+def quantise_int8(vectors: np.ndarray) -> np.ndarray:
+    """Each row scaled so its largest component is ±127 (cosine ranks are kept)."""
+    peak = np.maximum(np.abs(vectors).max(axis=-1, keepdims=True), 1e-12)
+    return np.round(vectors / peak * 127).astype(np.int8)
+
+
+def write_segment_vectors(
+    store: Store, model: str, items: Sequence[SegmentText], vectors: np.ndarray
+) -> None:
+    rows = [
+        (item.segment_id, model, item.content_sha256, q.tobytes())
+        for item, q in zip(items, quantise_int8(np.asarray(vectors)), strict=True)
+    ]
+    with store.transaction():
+        store.executemany(
+            "INSERT OR REPLACE INTO segment_vectors (segment_id, model, content_sha256, vector)"
+            " VALUES (?, ?, ?, ?)",
+            rows,
+        )
+
+
+def recordings_missing_segment_vectors(store: Store, model: str) -> list[int]:
+    """Recordings with chunks whose segments have no vector from `model` (after a model change)."""
+    rows = store.rows(
+        "SELECT DISTINCT c.recording_id FROM chunks c JOIN segments s ON s.recording_id = c.recording_id"
+        " AND s.idx BETWEEN c.first_idx AND c.last_idx"
+        " LEFT JOIN segment_vectors sv ON sv.segment_id = s.id AND sv.model = ?"
+        " WHERE c.provisional = 0 AND sv.segment_id IS NULL AND length(s.text) >= 12",
+        (model,),
+    )
+    return [int(r[0]) for r in rows]
+
+
 def index_stats(store: Store) -> dict[str, int]:
     row = store.one(
         "SELECT count(*) AS chunks, coalesce(sum(embedded), 0) AS embedded,"
@@ -264,3 +335,15 @@ def index_stats(store: Store) -> dict[str, int]:
     )
     assert row is not None
     return {k: int(v) for k, v in row.items()}
+
+
+def external_segment_ids(store: Store) -> dict[int, str]:
+    """Segment id → the id an imported corpus gave it (what evaluations cite)."""
+    rows = store.rows("SELECT id, external_id FROM segments WHERE external_id IS NOT NULL")
+    return {int(i): str(e) for i, e in rows}
+
+
+def recordings_summary(store: Store) -> tuple[int, str | None]:
+    """(number of recordings, when the newest was spoken)."""
+    row = store.rows("SELECT count(*), max(spoken_at) FROM recordings")[0]
+    return int(row[0]), row[1]

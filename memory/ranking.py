@@ -20,9 +20,13 @@ class RankingOptions:
     fusion: str = "score"  # "rrf" | "score"
     rrf_k: float = 60.0
     keyword_weight: float = 1.0
-    vector_weight: float = 0.7
+    vector_weight: float = 0.5
     recency_lambda: float = 0.01  # per day
+    recency_floor: float = 0.85  # weight = floor + (1 - floor) * e^(-λ·Δt): how far age can pull down
     cosine_floor: float = 0.5  # MiniLM: related passages are above this, unrelated ones near 0
+    passage_words: int = 100  # re-centre each hit on its best-matching segment (0: whole chunks)
+    segment_weight: float = 0.5  # share of a passage's relevance given by its best segment's cosine
+    rerank_depth: int = 40  # chunks turned into passages (the rest cannot reach the top k)
 
     def with_(self, **changes: object) -> RankingOptions:
         return replace(self, **changes)  # type: ignore[arg-type]
@@ -40,12 +44,14 @@ def age_days(spoken_at: str, as_of: datetime) -> float:
     return max(0.0, (as_of - parse_time(spoken_at)).total_seconds() / 86400.0)
 
 
-def recency_weight(spoken_at: str, as_of: datetime | None, lam: float) -> tuple[float, float]:
+def recency_weight(
+    spoken_at: str, as_of: datetime | None, lam: float, floor: float = 0.0
+) -> tuple[float, float]:
     """(weight, age in days); weight 1 when there is no time of asking or λ is 0."""
     if as_of is None:
         return 1.0, 0.0
     age = age_days(spoken_at, as_of)
-    return math.exp(-lam * age), age
+    return floor + (1.0 - floor) * math.exp(-lam * age), age
 
 
 def _rrf(ranking: Sequence[tuple[int, float]], k: float) -> dict[int, float]:
@@ -97,7 +103,7 @@ def rank(
     vector_pos = {cid: (i + 1, s) for i, (cid, s) in enumerate(vector)}
     out = []
     for c in candidates:
-        weight, age = recency_weight(c.spoken_at, as_of, options.recency_lambda)
+        weight, age = recency_weight(c.spoken_at, as_of, options.recency_lambda, options.recency_floor)
         relevance = fused.get(c.chunk_id, 0.0)
         components = {"relevance": relevance, "recency": weight, "age_days": round(age, 3)}
         if c.chunk_id in keyword_pos:
@@ -107,3 +113,15 @@ def rank(
         out.append(Candidate(c.chunk_id, c.spoken_at, relevance * weight, components))
     out.sort(key=lambda c: (-c.score, c.chunk_id))
     return out
+
+
+def with_recency(
+    score: float,
+    components: dict[str, float],
+    spoken_at: str,
+    as_of: datetime | None,
+    options: RankingOptions,
+) -> tuple[float, dict[str, float]]:
+    """The final score (relevance × recency weight) and the components that explain it."""
+    weight, age = recency_weight(spoken_at, as_of, options.recency_lambda, options.recency_floor)
+    return score * weight, {**components, "recency": weight, "age_days": round(age, 3)}

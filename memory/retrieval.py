@@ -15,13 +15,16 @@ import numpy as np
 from memory import fts
 from memory.hits import Hit
 from memory.index import VECTOR_TABLE, vector_state
-from memory.ranking import Candidate, RankingOptions, rank
+from memory.passages import build_passages, without_overlap
+from memory.ranking import Candidate, RankingOptions, rank, with_recency
 from memory.store import Store
 from models.errors import InputError, StoreError
 
 MODES = ("hybrid", "keyword", "vector")
 MAX_QUERY_CHARS = 10_000
 KNN_MAX = 4096  # sqlite-vec's limit on k
+EXACT_UP_TO = 20_000  # chunks searched exactly across all projects; beyond, binary first pass
+OVERSAMPLE = 8  # binary candidates per wanted result (recall measured by `verbatim bench search`)
 
 
 @dataclass(frozen=True)
@@ -81,28 +84,76 @@ def keyword_candidates(store: Store, text: str, scope: Scope, limit: int) -> lis
     return [(int(cid), float(score)) for cid, score in rows]
 
 
-def vector_candidates(store: Store, vector: np.ndarray, scope: Scope, limit: int) -> list[tuple[int, float]]:
-    """(chunk_id, cosine similarity), best first. Project is the partition key: one scan each."""
+def vector_candidates(
+    store: Store, vector: np.ndarray, scope: Scope, limit: int, *, exact: bool | None = None
+) -> list[tuple[int, float]]:
+    """(chunk_id, cosine similarity), best first. Project is the partition key: one scan each.
+
+    Across all projects of a large library the float scan would pass the latency budget, so a
+    binary first pass (48 bytes a vector) picks candidates and their exact cosines order them.
+    `exact` forces one way or the other (None: decide by scope and size).
+    """
     if scope.project_ids is not None and not scope.project_ids:
         return []
     blob = np.asarray(vector, dtype="<f4").tobytes()
     k = min(limit, KNN_MAX)
-    dates, date_params = "", list[object]()
-    if scope.since:
-        dates += " AND spoken_at >= ?"
-        date_params.append(scope.since)
-    if scope.until:
-        dates += " AND spoken_at <= ?"
-        date_params.append(scope.until)
-    sql = f"SELECT chunk_id, distance FROM {VECTOR_TABLE} WHERE embedding MATCH ? AND k = ?{dates}"
-    found: list[tuple[int, float]] = []
-    if scope.project_ids is None:
-        found = store.rows(sql, [blob, k, *date_params])
+    dates, params = _date_filter(scope)
+    state = vector_state(store)
+    if exact is None:
+        exact = scope.project_ids is not None or _library_size(store) <= EXACT_UP_TO
+    if not exact and state is not None:
+        column, match, wanted = "embedding_bit", "vec_quantize_binary(?)", min(k * OVERSAMPLE, KNN_MAX)
     else:
-        for pid in scope.project_ids:
-            found += store.rows(sql + " AND project_id = ?", [blob, k, *date_params, pid])
+        column, match, wanted = "embedding", "?", k
+    sql = f"SELECT chunk_id, distance FROM {VECTOR_TABLE} WHERE {column} MATCH {match} AND k = ?{dates}"
+    found: list[tuple[int, float]] = []
+    for pid in scope.project_ids if scope.project_ids is not None else [None]:
+        where = (
+            (sql + " AND project_id = ?", [blob, wanted, *params, pid])
+            if pid
+            else (sql, [blob, wanted, *params])
+        )
+        found += store.rows(*where)
+    if column == "embedding_bit" and state is not None:
+        return rescore(store, [int(r[0]) for r in found], vector, state[0])[:k]
     found.sort(key=lambda r: r[1])
     return [(int(cid), 1.0 - float(distance)) for cid, distance in found[:k]]
+
+
+def _date_filter(scope: Scope) -> tuple[str, list[object]]:
+    dates, params = "", list[object]()
+    if scope.since:
+        dates += " AND spoken_at >= ?"
+        params.append(scope.since)
+    if scope.until:
+        dates += " AND spoken_at <= ?"
+        params.append(scope.until)
+    return dates, params
+
+
+def _library_size(store: Store) -> int:
+    """About how many chunks there are (the largest id: instant, where count(*) reads them all)."""
+    return int(store.scalar("SELECT coalesce(max(id), 0) FROM chunks"))
+
+
+def rescore(
+    store: Store, chunk_ids: Sequence[int], vector: np.ndarray, model: str
+) -> list[tuple[int, float]]:
+    """Exact cosines of candidate chunks, from the embedding cache, best first."""
+    if not chunk_ids:
+        return []
+    marks = ",".join("?" * len(chunk_ids))
+    rows = store.rows(
+        "SELECT c.id, e.vector FROM chunks c JOIN embeddings e ON e.content_sha256 = c.content_sha256"
+        f" AND e.model = ? WHERE c.id IN ({marks})",
+        [model, *chunk_ids],
+    )
+    if not rows:
+        return []
+    matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), -1)
+    sims = matrix @ np.asarray(vector, dtype=np.float32)
+    order = np.argsort(-sims)
+    return [(int(rows[i][0]), float(sims[i])) for i in order]
 
 
 # --- hits ------------------------------------------------------------------------------------------
@@ -118,17 +169,16 @@ def load_hits(store: Store, chunk_ids: Sequence[int]) -> dict[int, Hit]:
         f" WHERE c.id IN ({marks})",
         list(chunk_ids),
     )
+    covered: dict[int, list[int]] = {}
+    for chunk_id, segment_id in store.rows(
+        "SELECT c.id, s.id FROM chunks c JOIN segments s ON s.recording_id = c.recording_id"
+        f" AND s.idx BETWEEN c.first_idx AND c.last_idx WHERE c.id IN ({marks}) AND c.provisional = 0"
+        " ORDER BY c.id, s.idx",
+        list(chunk_ids),
+    ):
+        covered.setdefault(int(chunk_id), []).append(int(segment_id))
     hits: dict[int, Hit] = {}
     for row in rows:
-        segment_ids = []
-        if not row["provisional"]:
-            segment_ids = [
-                int(r[0])
-                for r in store.rows(
-                    "SELECT id FROM segments WHERE recording_id = ? AND idx BETWEEN ? AND ? ORDER BY idx",
-                    (row["recording_id"], row["first_idx"], row["last_idx"]),
-                )
-            ]
         hits[row["chunk_id"]] = Hit(
             chunk_id=row["chunk_id"],
             recording_id=row["recording_id"],
@@ -139,7 +189,7 @@ def load_hits(store: Store, chunk_ids: Sequence[int]) -> dict[int, Hit]:
             start=row["start"],
             end=row["end"],
             text=row["text"],
-            segment_ids=segment_ids,
+            segment_ids=covered.get(row["chunk_id"], []),
             score=0.0,
         )
     return hits
@@ -162,24 +212,42 @@ def retrieve(store: Store, query: Query, scope: Scope) -> list[Hit]:
     if query.k < 1:
         raise InputError("k must be at least 1")
     text = check_query(query.text)
-    pool = max(query.options.candidates, query.k)
+    limit = max(query.options.candidates, query.k)
     keyword: list[tuple[int, float]] = []
     vector: list[tuple[int, float]] = []
     if query.mode in ("hybrid", "keyword"):
-        keyword = keyword_candidates(store, text, scope, pool)
+        keyword = keyword_candidates(store, text, scope, limit)
     if query.mode in ("hybrid", "vector"):
-        vector = _vector_or_none(store, query, scope, pool)
+        vector = _vector_or_none(store, query, scope, limit)
     ids = list(dict.fromkeys([cid for cid, _ in keyword] + [cid for cid, _ in vector]))
     candidates = [Candidate(cid, spoken_at) for cid, spoken_at in _spoken_at(store, ids).items()]
-    ranked = rank(candidates, keyword, vector, as_of=query.as_of, options=query.options)[: query.k]
+    options = query.options
+    ranked = rank(candidates, keyword, vector, as_of=None, options=options)
+    depth = query.k if options.passage_words <= 0 else max(options.rerank_depth, 2 * query.k + 5)
+    ranked = ranked[:depth]
     hits = load_hits(store, [c.chunk_id for c in ranked])
-    out = []
+    chunks = []
     for c in ranked:
         hit = hits[c.chunk_id]
         hit.score = c.score
-        hit.components = c.components
-        out.append(hit)
-    return out
+        hit.components = {k: v for k, v in c.components.items() if k not in ("recency", "age_days")}
+        chunks.append(hit)
+    use_vectors = bool(vector) and query.vector is not None
+    passages, pool = build_passages(
+        store,
+        chunks,
+        text,
+        vector=query.vector if use_vectors else None,
+        model=query.vector_model if use_vectors else None,
+        passage_words=options.passage_words,
+        segment_weight=options.segment_weight,
+    )
+    for hit in passages:
+        hit.score, hit.components = with_recency(
+            hit.score, hit.components, hit.spoken_at, query.as_of, options
+        )
+    passages.sort(key=lambda h: (-h.score, h.chunk_id))
+    return without_overlap(passages, pool)[: query.k]
 
 
 def _vector_or_none(store: Store, query: Query, scope: Scope, pool: int) -> list[tuple[int, float]]:

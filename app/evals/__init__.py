@@ -1,0 +1,1 @@
+"""Built-in evaluations (`verbatim eval ...`): shared helpers in common.py, one module per kind."""

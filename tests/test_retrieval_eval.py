@@ -1,0 +1,74 @@
+"""`verbatim eval retrieval`: a fresh store from the corpus, every query twice, three modes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.commands.retrieval_eval_cmd import format_report
+from app.evals.common import EvalSet, budget_walk, percentile
+from app.evals.retrieval import score_ranking
+from memory.hits import Hit
+from models.errors import InputError
+from tests.cli import run
+from tests.conftest import eval_set, require_models
+
+
+def hit(segment_ids: list[int], words: int) -> Hit:
+    return Hit(0, 1, 1, "P", "", "2026-01-01T00:00:00", 0, 1, " ".join(["w"] * words), segment_ids, 1.0)
+
+
+def test_the_budget_walk_adds_whole_passages_until_the_next_would_pass_and_always_one() -> None:
+    hits = [hit([1], 150), hit([2], 200), hit([3], 100), hit([4], 10)]
+    assert [h.segment_ids for h in budget_walk(hits, 400)] == [[1], [2]]
+    assert [h.segment_ids for h in budget_walk(hits, 100)] == [[1]]
+    assert budget_walk([], 400) == []
+
+
+def test_recall_hit_and_reciprocal_rank_count_evidence_segments() -> None:
+    external = {1: "a", 2: "b", 3: "c", 4: "d"}
+    hits = [hit([1], 300), hit([2, 3], 300), hit([4], 300)]
+    scores = score_ranking(hits, {"b", "c", "d", "zz"}, external)
+    assert scores["recall@400"] == 0.0 and scores["hit@400"] == 0.0
+    assert scores["recall@1000"] == pytest.approx(3 / 4)
+    assert scores["mrr"] == pytest.approx(1 / 2)
+    assert percentile([1, 2, 3, 4, 5], 50) == 3 and percentile([], 95) == 0.0
+
+
+def test_a_folder_without_corpus_and_queries_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="not an evaluation set"):
+        EvalSet.open(tmp_path)
+    result = run("eval", "retrieval", str(tmp_path))
+    assert result.code == 1 and "not an evaluation set" in result.err
+
+
+@pytest.mark.slow
+@pytest.mark.eval
+def test_eval_retrieval_runs_on_a_few_consultant_queries_and_gives_the_json_shape(tmp_path: Path) -> None:
+    require_models()
+    source = eval_set("consultant-dev")
+    small = tmp_path / "consultant-small"
+    small.mkdir()
+    (small / "corpus.jsonl").symlink_to(source / "corpus.jsonl")
+    lines = [line for line in (source / "queries.jsonl").read_text("utf-8").splitlines() if line.strip()]
+    (small / "queries.jsonl").write_text("\n".join(lines[:6]) + "\n", "utf-8")
+
+    result = run("eval", "retrieval", str(small), "--json")
+    assert result.code == 0, result.err
+    report = result.json()
+    assert set(report) == {"sets", "results", "latency_ms"}
+    info = report["sets"][0]
+    assert info["name"] == "consultant-small" and info["recordings"] == 7 and info["chunks"] > 7
+    assert info["queries"] == 6 and info["ingest_s"] > 0
+    for mode in ("hybrid", "keyword", "vector"):
+        for scope in ("all", "project"):
+            r = report["results"][mode][scope]
+            assert {"recall@400", "recall@1000", "hit@400", "mrr", "by_category"} <= set(r)
+            assert 0 <= r["recall@400"] <= r["recall@1000"] <= 1 and 0 <= r["mrr"] <= 1
+            assert sum(c["queries"] for c in r["by_category"].values()) == info["evaluated"]
+    # These first questions are plain lookups of names said once: search must find them.
+    assert report["results"]["hybrid"]["all"]["hit@400"] >= 0.5
+    assert report["latency_ms"]["hybrid/all"]["p95"] >= report["latency_ms"]["hybrid/all"]["p50"] > 0
+    text = "\n".join(format_report(report))
+    assert "recall@400" in text and "hybrid" in text and "consultant-small" in text
