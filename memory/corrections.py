@@ -34,9 +34,13 @@ _STRONG = re.compile(
     re.I,
 )
 _CLAUSE_END = re.compile(r",(?!\d{3}\b)|[;!?]|\.(?!\d)")
-_WELL_ACTUALLY = re.compile(r"(?<=,)\s*(?P<run>well),?\s+(?P<right>[^,.;]{1,40}?)\s+(?:actually|eigentlich)\b", re.I)
+_WELL_ACTUALLY = re.compile(
+    r"(?<=,)\s*(?P<run>well),?\s+(?P<right>[^,.;]{1,40}?)\s+(?:actually|eigentlich)\b", re.I
+)
 _TRAILING_ACTUALLY = re.compile(r"[,\s]+(?:actually|eigentlich)\s*$", re.I)
-_NUMERIC = re.compile(r"\d[\d,.]*|\b(?:" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b", re.I)
+_NUMERIC = re.compile(
+    r"\d[\d,.]*|\b(?:" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b", re.I
+)
 _NAME_WORD = re.compile(r"\b[A-ZÄÖÜ][\w'-]+")
 MAX_PHRASE_WORDS = 9
 
@@ -123,7 +127,12 @@ def _well_actually(doc: Doc) -> list[Correction]:
             matched = _match(doc.text[left_a:left_b], m.group("right"), doc)
             if matched is not None:
                 found.append(
-                    Correction("well, … actually", doc.span(left_a + matched[1], left_b), doc.span(m.start("right"), m.end()), matched[0])
+                    Correction(
+                        "well, … actually",
+                        doc.span(left_a + matched[1], left_b),
+                        doc.span(m.start("right"), m.end()),
+                        matched[0],
+                    )
                 )
     return found
 
@@ -134,7 +143,9 @@ def find_corrections(doc: Doc) -> list[Correction]:
         for m in _CUE_RUN.finditer(doc.text, sentence.start, sentence.end):
             run = m.group("run")
             strong = bool(_STRONG.search(run))
-            if not strong and not re.search(r"\b(?:no|nein|sorry|actually|eigentlich|mean|meine|rather|beziehungsweise)\b", run, re.I):
+            if not strong and not re.search(
+                r"\b(?:no|nein|sorry|actually|eigentlich|mean|meine|rather|beziehungsweise)\b", run, re.I
+            ):
                 continue
             floor = sentence.start
             if doc.text[sentence.start : m.start("run")].strip(" ,") == "":
@@ -155,7 +166,9 @@ def find_corrections(doc: Doc) -> list[Correction]:
                 kind = "words"
             else:
                 continue
-            found.append(Correction(run.strip(" ,"), doc.span(left_a, left_b), doc.span(right_a, right_b), kind))
+            found.append(
+                Correction(run.strip(" ,"), doc.span(left_a, left_b), doc.span(right_a, right_b), kind)
+            )
     return sorted(found, key=lambda c: c.wrong.start)
 
 
@@ -216,7 +229,9 @@ _SELECT = (
 )
 
 
-def list_corrections(store: Store, *, recording_id: int | None = None, segment_ids: list[int] | None = None) -> list[StoredCorrection]:
+def list_corrections(
+    store: Store, *, recording_id: int | None = None, segment_ids: list[int] | None = None
+) -> list[StoredCorrection]:
     if segment_ids is not None:
         if not segment_ids:
             return []

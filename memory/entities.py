@@ -27,9 +27,8 @@ WEEKDAYS = {
     **{"montag": 0, "dienstag": 1, "mittwoch": 2, "donnerstag": 3, "freitag": 4, "samstag": 5},
     **{"sonntag": 6},
 }
-_UNITS = """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
-    sixteen seventeen eighteen nineteen""".split()
-_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 NUMBER_WORDS = {w: i for i, w in enumerate(_UNITS)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
 NUMBER_WORDS |= {"zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8}
 NUMBER_WORDS |= {"neun": 9, "zehn": 10, "zwölf": 12, "zwanzig": 20, "dozen": 12}
@@ -40,9 +39,16 @@ _ORD = r"(?:st|nd|rd|th)"
 _WD = rf"(?:(?P<wd>{_WEEKDAY}),?\s+)?"
 
 _DATE_PATTERNS = [
-    re.compile(rf"\b{_WD}(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}?\s+(?:of\s+)?(?P<m>{_MONTH})\b(?:,?\s+(?P<y>\d{{4}}))?", re.I),
-    re.compile(rf"\b{_WD}(?P<m>{_MONTH})\s+(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}?\b(?:,?\s+(?P<y>\d{{4}}))?", re.I),
-    re.compile(rf"\b{_WD}(?:(?:den|dem|am)\s+)?(?P<d>\d{{1,2}})\.\s*(?P<m>{_MONTH})\b(?:\s+(?P<y>\d{{4}}))?", re.I),
+    re.compile(
+        rf"\b{_WD}(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}?\s+(?:of\s+)?(?P<m>{_MONTH})\b(?:,?\s+(?P<y>\d{{4}}))?",
+        re.I,
+    ),
+    re.compile(
+        rf"\b{_WD}(?P<m>{_MONTH})\s+(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}?\b(?:,?\s+(?P<y>\d{{4}}))?", re.I
+    ),
+    re.compile(
+        rf"\b{_WD}(?:(?:den|dem|am)\s+)?(?P<d>\d{{1,2}})\.\s*(?P<m>{_MONTH})\b(?:\s+(?P<y>\d{{4}}))?", re.I
+    ),
     re.compile(r"\b(?P<y>\d{4})-(?P<mn>\d{2})-(?P<d>\d{2})\b"),
     re.compile(rf"\b(?P<wd>{_WEEKDAY}),?\s+(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}\b", re.I),
     re.compile(rf"\bthe\s+(?P<d>\d{{1,2}}){_ORD}\b", re.I),
@@ -98,15 +104,9 @@ _CURRENCIES |= {"franken": "CHF"}
 _MULT = {"k": 1e3, "thousand": 1e3, "grand": 1e3, "tsd": 1e3, "m": 1e6, "million": 1e6, "mio": 1e6}
 _MULT |= {"bn": 1e9}
 _NOT_UNITS = frozenset(
-    """a an the and or but of at to for in on by with from is are was were be been it its this that
-    these those so if as than then there here no not up down out off over about into per has have had
-    will would can could should may might do does did we you they he she i my our your their his her
-    um uh like which who what when where while because also just all some any each other more less
-    quid pounds pound euros euro dollars pence percent weeks days years months week day year month
-    ago later earlier before after yet still already instead plus minus times odd ish actually really
-    basically first again something point total altogether only just around roughly""".split()
+    ["a", "an", "the", "and", "or", "but", "of", "at", "to", "for", "in", "on", "by", "with", "from", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "so", "if", "as", "than", "then", "there", "here", "no", "not", "up", "down", "out", "off", "over", "about", "into", "per", "has", "have", "had", "will", "would", "can", "could", "should", "may", "might", "do", "does", "did", "we", "you", "they", "he", "she", "i", "my", "our", "your", "their", "his", "her", "um", "uh", "like", "which", "who", "what", "when", "where", "while", "because", "also", "just", "all", "some", "any", "each", "other", "more", "less", "quid", "pounds", "pound", "euros", "euro", "dollars", "pence", "percent", "weeks", "days", "years", "months", "week", "day", "year", "month", "ago", "later", "earlier", "before", "after", "yet", "still", "already", "instead", "plus", "minus", "times", "odd", "ish", "actually", "really", "basically", "first", "again", "something", "point", "total", "altogether", "only", "just", "around", "roughly"]
 )
-_SKIPPABLE = frozenset("new old extra more other additional full different separate big small main".split())
+_SKIPPABLE = frozenset(["new", "old", "extra", "more", "other", "additional", "full", "different", "separate", "big", "small", "main"])
 
 _NAME = re.compile(
     r"(?:(?P<title>Dr|Mr|Mrs|Ms|Prof|Frau|Herr)\.?\s+)?"
@@ -114,29 +114,16 @@ _NAME = re.compile(
     r"(?:\s+(?:(?:and|of|de|van|von|der|&)\s+)?(?:[A-ZÄÖÜ][\w’'-]*|[a-z]+[A-Z][\w-]*))*"
 )
 _NOT_NAMES = frozenset(
-    """i i'm i've i'll i'd i’m i’ve i’ll i’d okay ok oh um uh so right yeah yes no well and but the a
-    morning good sorry quick big next back aside actions still first second also then now hi hello
-    thanks ah hmm dr mr mrs ms prof frau herr""".split()
+    ["i", "i'm", "i've", "i'll", "i'd", "i’m", "i’ve", "i’ll", "i’d", "okay", "ok", "oh", "um", "uh", "so", "right", "yeah", "yes", "no", "well", "and", "but", "the", "a", "morning", "good", "sorry", "quick", "big", "next", "back", "aside", "actions", "still", "first", "second", "also", "then", "now", "hi", "hello", "thanks", "ah", "hmm", "dr", "mr", "mrs", "ms", "prof", "frau", "herr"]
 )
 NATIONALITIES = frozenset(
-    """english french german dutch polish mandarin spanish italian danish chinese european british
-    american scottish welsh irish swiss austrian japanese portuguese russian swedish norwegian
-    finnish greek turkish arabic hindi indian canadian australian deutsch englisch""".split()
+    ["english", "french", "german", "dutch", "polish", "mandarin", "spanish", "italian", "danish", "chinese", "european", "british", "american", "scottish", "welsh", "irish", "swiss", "austrian", "japanese", "portuguese", "russian", "swedish", "norwegian", "finnish", "greek", "turkish", "arabic", "hindi", "indian", "canadian", "australian", "deutsch", "englisch"]
 )
 ORG_WORDS = frozenset(
-    """group fund ltd limited inc gmbh ag plc llc co company corp centre center museum council
-    university college bank trust textiles partners agency ministry foundation association institute
-    society services solutions systems labs studio studios hospital clinic school board committee
-    authority department office""".split()
+    ["group", "fund", "ltd", "limited", "inc", "gmbh", "ag", "plc", "llc", "co", "company", "corp", "centre", "center", "museum", "council", "university", "college", "bank", "trust", "textiles", "partners", "agency", "ministry", "foundation", "association", "institute", "society", "services", "solutions", "systems", "labs", "studio", "studios", "hospital", "clinic", "school", "board", "committee", "authority", "department", "office"]
 )
 TECH = frozenset(
-    """postgres postgresql mysql sqlite redis mongodb kafka kubernetes docker aws azure gcp python java
-    javascript typescript react flutter swift kotlin android ios iphone ipad bluetooth wifi excel
-    sharepoint salesforce sap oracle jira confluence slack teams zoom tableau powerbi metabase duckdb
-    snowflake databricks spark hadoop elasticsearch terraform linux windows macos github gitlab
-    wordpress shopify stripe twilio contentful directus strapi drupal firebase supabase airflow dbt
-    looker grafana nginx django rails graphql whatsapp xero quickbooks hubspot zendesk notion
-    airtable figma dynamics netsuite workday bigquery s3 lambda openai""".split()
+    ["postgres", "postgresql", "mysql", "sqlite", "redis", "mongodb", "kafka", "kubernetes", "docker", "aws", "azure", "gcp", "python", "java", "javascript", "typescript", "react", "flutter", "swift", "kotlin", "android", "ios", "iphone", "ipad", "bluetooth", "wifi", "excel", "sharepoint", "salesforce", "sap", "oracle", "jira", "confluence", "slack", "teams", "zoom", "tableau", "powerbi", "metabase", "duckdb", "snowflake", "databricks", "spark", "hadoop", "elasticsearch", "terraform", "linux", "windows", "macos", "github", "gitlab", "wordpress", "shopify", "stripe", "twilio", "contentful", "directus", "strapi", "drupal", "firebase", "supabase", "airflow", "dbt", "looker", "grafana", "nginx", "django", "rails", "graphql", "whatsapp", "xero", "quickbooks", "hubspot", "zendesk", "notion", "airtable", "figma", "dynamics", "netsuite", "workday", "bigquery", "s3", "lambda", "openai"]
 )
 
 
@@ -185,7 +172,11 @@ class DateResolver:
     def explicit(self, d: int, month: int, year: int | None, weekday: int | None) -> date | None:
         if year is not None:
             return _safe(year, month, d)
-        options = [x for y in (self.today.year - 1, self.today.year, self.today.year + 1) if (x := _safe(y, month, d))]
+        options = [
+            x
+            for y in (self.today.year - 1, self.today.year, self.today.year + 1)
+            if (x := _safe(y, month, d))
+        ]
         if weekday is not None and any(o.weekday() == weekday for o in options):
             options = [o for o in options if o.weekday() == weekday]
         return _near(options, self.today) if options else None
@@ -216,7 +207,11 @@ class DateResolver:
             return self.today - timedelta(days=(7 - delta) if delta else 7)
         if modifier in ("next", "nächsten", "kommenden", "coming"):
             monday_next = self.today + timedelta(days=7 - self.today.weekday())
-            return monday_next + timedelta(days=weekday) if modifier == "next" else self.today + timedelta(days=delta or 7)
+            return (
+                monday_next + timedelta(days=weekday)
+                if modifier == "next"
+                else self.today + timedelta(days=delta or 7)
+            )
         return self.today + timedelta(days=delta)
 
 
@@ -270,7 +265,9 @@ def _dates(text: str, resolver: DateResolver, taken: _Taken) -> list[Entity]:
                 month = MONTHS.get(groups["m"].lower())
                 if month == 5 and groups["m"] == "may" and "of may" not in m.group(0).lower():
                     continue  # the modal verb, not the month
-                when = resolver.explicit(day, month or 1, int(groups["y"]) if groups.get("y") else None, weekday)
+                when = resolver.explicit(
+                    day, month or 1, int(groups["y"]) if groups.get("y") else None, weekday
+                )
             elif groups.get("mn"):
                 when = _safe(int(groups["y"]), int(groups["mn"]), day)
             elif weekday is not None:
@@ -283,19 +280,27 @@ def _dates(text: str, resolver: DateResolver, taken: _Taken) -> list[Entity]:
             explicit = number < 5
             if explicit:
                 resolver.named.append(when)
-            found.append(Entity("date", m.group(0), m.start(), m.end(), when.isoformat(), grain="day", explicit=explicit))
+            found.append(
+                Entity(
+                    "date", m.group(0), m.start(), m.end(), when.isoformat(), grain="day", explicit=explicit
+                )
+            )
     for m in _RELATIVE.finditer(text):
         if taken.free(m.start(), m.end()) and (resolved := _relative(resolver, m)):
             taken.take(m.start(), m.end())
             when, grain = resolved
-            found.append(Entity("date", m.group(0), m.start(), m.end(), when.isoformat(), grain=grain, explicit=False))
+            found.append(
+                Entity("date", m.group(0), m.start(), m.end(), when.isoformat(), grain=grain, explicit=False)
+            )
     for m in _WEEKDAY_ALONE.finditer(text):
         if taken.free(m.start(), m.end()):
             taken.take(m.start(), m.end())
-            clause = re.split(r"[,;]", text[: m.start()])[-1]
+            clause = " ".join(re.split(r"[,;]", text[: m.start()])[-2:])
             in_past = bool(_PAST.search(clause)) and not _DEADLINE.search(clause)
             when = resolver.weekday(WEEKDAYS[m.group("wd").lower()], m.group("mod") or "", in_past)
-            found.append(Entity("date", m.group(0), m.start(), m.end(), when.isoformat(), grain="day", explicit=False))
+            found.append(
+                Entity("date", m.group(0), m.start(), m.end(), when.isoformat(), grain="day", explicit=False)
+            )
     for m in _MONTH_ALONE.finditer(text):
         start = m.start("m")
         if not taken.free(start, m.end()) or (m.group("m") == "may"):
@@ -303,7 +308,17 @@ def _dates(text: str, resolver: DateResolver, taken: _Taken) -> list[Entity]:
         taken.take(start, m.end())
         month = MONTHS[m.group("m").lower()]
         year = resolver.today.year + (1 if month < resolver.today.month - 6 else 0)
-        found.append(Entity("date", m.group(0), m.start(), m.end(), f"{year:04d}-{month:02d}", grain="month", explicit=True))
+        found.append(
+            Entity(
+                "date",
+                m.group(0),
+                m.start(),
+                m.end(),
+                f"{year:04d}-{month:02d}",
+                grain="month",
+                explicit=True,
+            )
+        )
     for m in _YEAR.finditer(text):
         if taken.free(m.start(), m.end()):
             taken.take(m.start(), m.end())
@@ -318,9 +333,23 @@ def _times(text: str, taken: _Taken) -> list[Entity]:
         if hour is None or hour > 23 or not taken.free(m.start("h"), m.end()):
             continue
         ap = (m.group("ap") or "").lower().replace(".", "")
-        if not ap and not m.group("mi") and (hour > 12 or not re.match(r"\s*(?:[,.;!?)]|$|(?:on|to|with|for|and|sharp|until|till)\b)", text[m.end():])):
+        if (
+            not ap
+            and not m.group("mi")
+            and (
+                hour > 12
+                or not re.match(
+                    r"\s*(?:[,.;!?)]|$|(?:on|to|with|for|and|sharp|until|till)\b)", text[m.end() :]
+                )
+            )
+        ):
             continue  # "at fifteen days", "at 620 a day": not a time
-        if ap.startswith("p") or "afternoon" in ap or "evening" in ap or (not ap.startswith("a") and "morning" not in ap and hour < 8):
+        if (
+            ap.startswith("p")
+            or "afternoon" in ap
+            or "evening" in ap
+            or (not ap.startswith("a") and "morning" not in ap and hour < 8)
+        ):
             hour = hour + 12 if hour < 12 else hour
         minute = int(m.group("mi") or 0)
         taken.take(m.start("h"), m.end())
@@ -350,7 +379,9 @@ def _singular(word: str) -> str:
     return word
 
 
-def _quantity(text: str, start: int, end: int, amount: float, taken: _Taken, *, symbol: str | None, word: bool) -> Entity | None:
+def _quantity(
+    text: str, start: int, end: int, amount: float, taken: _Taken, *, symbol: str | None, word: bool
+) -> Entity | None:
     before = text[max(0, start - 12) : start].lower()
     if re.search(r"(?:^|\W)(?:phase|scope|step|stage|tier|number|no|version|v)\s*$", before):
         return None  # an identifier ("phase two", "scope three"), not a quantity
@@ -367,7 +398,10 @@ def _quantity(text: str, start: int, end: int, amount: float, taken: _Taken, *, 
         unit, stop = f"per {m.group('r').lower()}", m.end()
     elif not currency:
         unit, stop = _unit_after(text, stop)
-        if re.match(r"\s+of\b", text[stop:]) or (word and not unit):
+        said_as_value = re.search(
+            r"(?:\bis|\bare|['’]s|\bbe|\bwants?|\bat)\s+(?:now\s+|only\s+|just\s+)?$", text[:start], re.I
+        )
+        if re.match(r"\s+of\b", text[stop:]) or (word and not unit and not said_as_value):
             return None  # "two of the galleries", "three have refused": no countable unit said
     taken.take(start, stop)
     value = f"{amount:g} {currency}".strip() + (f" {unit}" if currency and unit else "")
@@ -389,7 +423,9 @@ def _quantities(text: str, taken: _Taken) -> list[Entity]:
     for m in _NUMBER_WORDS.finditer(text):
         if not taken.free(m.start(), m.end()) or (value := _number(m.group("w"))) is None or value < 2:
             continue
-        if (e := _quantity(text, m.start(), m.end(), float(value), taken, symbol=None, word=True)) is not None:
+        if (
+            e := _quantity(text, m.start(), m.end(), float(value), taken, symbol=None, word=True)
+        ) is not None:
             found.append(e)
     return found
 
@@ -412,16 +448,29 @@ def names(text: str, taken: _Taken, known: set[str]) -> list[Entity]:
         words = re.sub(r"['’]s$", "", m.group(0)).split()
         if m.group("title"):
             words = words[1:]
-        while words and (words[0].lower() in _NOT_NAMES or words[0].lower() in MONTHS or words[0].lower() in WEEKDAYS):
+        while words and (
+            words[0].lower() in _NOT_NAMES or words[0].lower() in MONTHS or words[0].lower() in WEEKDAYS
+        ):
             words = words[1:]
         cut = next((i for i, w in enumerate(words) if i and w.lower() in _NOT_NAMES), len(words))
         words = words[:cut]
-        if any(w.lower() in ("and", "&") for w in words) and any(w.lower() in TECH or w.lower() in NATIONALITIES or re.match(r"[a-z]+[A-Z]", w) for w in words):
+        if any(w.lower() in ("and", "&") for w in words) and any(
+            w.lower() in TECH or w.lower() in NATIONALITIES or re.match(r"[a-z]+[A-Z]", w) for w in words
+        ):
             words = words[: next(i for i, w in enumerate(words) if w.lower() in ("and", "&"))]
         while words and (words[-1].lower() in ("and", "of", "&", "de", "van", "von", "der")):
             words = words[:-1]
-        words = [w for w in words if w.lower() not in WEEKDAYS and w.lower() not in MONTHS] if len(words) > 1 else words
-        if not words or words[0].lower() in _NOT_NAMES or words[0].lower() in MONTHS or words[0].lower() in WEEKDAYS:
+        words = (
+            [w for w in words if w.lower() not in WEEKDAYS and w.lower() not in MONTHS]
+            if len(words) > 1
+            else words
+        )
+        if (
+            not words
+            or words[0].lower() in _NOT_NAMES
+            or words[0].lower() in MONTHS
+            or words[0].lower() in WEEKDAYS
+        ):
             continue
         if len(words) == 1 and words[0].lower() in NATIONALITIES:
             continue
@@ -447,7 +496,12 @@ def known_names(doc: Doc) -> set[str]:
     for sentence in doc.sentences:
         for m in re.finditer(r"(?<=[\w,;] )([A-ZÄÖÜ][\w-]+)", sentence.text):
             word = m.group(1).lower()
-            if word not in _NOT_NAMES and word not in NATIONALITIES and word not in MONTHS and word not in WEEKDAYS:
+            if (
+                word not in _NOT_NAMES
+                and word not in NATIONALITIES
+                and word not in MONTHS
+                and word not in WEEKDAYS
+            ):
                 known.add(word)
     return known
 
@@ -463,7 +517,16 @@ def doc_entities(doc: Doc) -> list[Entity]:
         here += _quantities(sentence.text, taken) + names(sentence.text, taken, known)
         for e in sorted(here, key=lambda e: e.start):
             found.append(
-                Entity(e.kind, e.text, e.start + sentence.start, e.end + sentence.start, e.value, e.unit, e.grain, e.explicit)
+                Entity(
+                    e.kind,
+                    e.text,
+                    e.start + sentence.start,
+                    e.end + sentence.start,
+                    e.value,
+                    e.unit,
+                    e.grain,
+                    e.explicit,
+                )
             )
     return found
 
