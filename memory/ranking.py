@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from memory.clock import parse_time
+from memory.hits import Hit
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class RankingOptions:
     passage_words: int = 100  # re-centre each hit on its best-matching segment (0: whole chunks)
     segment_weight: float = 0.5  # share of a passage's relevance given by its best segment's cosine
     rerank_depth: int = 40  # chunks turned into passages (the rest cannot reach the top k)
+    same_recording_penalty: float = 0.0  # each earlier passage of a recording lowers its next by this share
 
     def with_(self, **changes: object) -> RankingOptions:
         return replace(self, **changes)  # type: ignore[arg-type]
@@ -125,3 +127,23 @@ def with_recency(
     """The final score (relevance × recency weight) and the components that explain it."""
     weight, age = recency_weight(spoken_at, as_of, options.recency_lambda, options.recency_floor)
     return score * weight, {**components, "recency": weight, "age_days": round(age, 3)}
+
+
+def diversify(hits: Sequence[Hit], penalty: float) -> list[Hit]:
+    """Best first, where each passage's score is lowered by `penalty` for every better passage
+    already taken from its recording: a question about two notes gets both, not five pieces of one.
+    The scores themselves are left as they are (the order carries the penalty)."""
+    if penalty <= 0:
+        return list(hits)
+    remaining = list(hits)
+    taken: dict[int, int] = {}
+    out: list[Hit] = []
+    while remaining:
+        best = max(
+            range(len(remaining)),
+            key=lambda i: remaining[i].score * (1 - penalty) ** taken.get(remaining[i].recording_id, 0),
+        )
+        hit = remaining.pop(best)
+        taken[hit.recording_id] = taken.get(hit.recording_id, 0) + 1
+        out.append(hit)
+    return out

@@ -16,7 +16,7 @@ from memory import fts
 from memory.hits import Hit
 from memory.index import VECTOR_TABLE, vector_state
 from memory.passages import build_passages, without_overlap
-from memory.ranking import Candidate, RankingOptions, rank, with_recency
+from memory.ranking import Candidate, RankingOptions, diversify, rank, with_recency
 from memory.store import Store
 from models.errors import InputError, StoreError
 
@@ -247,7 +247,7 @@ def retrieve(store: Store, query: Query, scope: Scope) -> list[Hit]:
             hit.score, hit.components, hit.spoken_at, query.as_of, options
         )
     passages.sort(key=lambda h: (-h.score, h.chunk_id))
-    return without_overlap(passages, pool)[: query.k]
+    return diversify(without_overlap(passages, pool), options.same_recording_penalty)[: query.k]
 
 
 def _vector_or_none(store: Store, query: Query, scope: Scope, pool: int) -> list[tuple[int, float]]:

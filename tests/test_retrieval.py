@@ -9,7 +9,8 @@ import pytest
 from app.library import Library
 from app.search import search
 from memory import fts
-from memory.ranking import RankingOptions, fuse, recency_weight
+from memory.hits import Hit
+from memory.ranking import RankingOptions, diversify, fuse, recency_weight
 from models.errors import InputError, NotFoundError
 from tests.conftest import require_models
 from tests.retrieval_corpus import build_library
@@ -48,6 +49,22 @@ def test_recency_decays_from_the_time_of_asking_and_never_rewards_the_future() -
     assert age == pytest.approx(30.0) and weight == pytest.approx(0.7408, abs=1e-4)
     assert recency_weight("2026-07-01T09:00:00", AFTER_ALL, 0.01) == (1.0, 0.0)
     assert recency_weight("2020-01-01T00:00:00", AFTER_ALL, 0.0)[0] == 1.0
+    # The floor bounds how far age can pull a passage down: years-old notes keep 85 %.
+    assert recency_weight("2020-01-01T00:00:00", AFTER_ALL, 0.01, 0.85)[0] == pytest.approx(0.85, abs=1e-3)
+    assert recency_weight("2026-05-02T09:00:00", AFTER_ALL, 0.01, 0.85)[0] == pytest.approx(
+        0.85 + 0.15 * 0.7408, abs=1e-4
+    )
+
+
+def test_diversity_takes_a_second_recording_before_more_of_the_first() -> None:
+    def h(rid: int, score: float) -> Hit:
+        return Hit(0, rid, 1, "P", "", "2026-01-01T00:00:00", 0, 1, "x", [], score)
+
+    hits = [h(1, 1.0), h(1, 0.95), h(1, 0.9), h(2, 0.85)]
+    assert [x.recording_id for x in diversify(hits, 0.0)] == [1, 1, 1, 2]
+    assert [x.recording_id for x in diversify(hits, 0.15)] == [1, 2, 1, 1]
+    assert [x.score for x in diversify(hits, 0.15)] == [1.0, 0.85, 0.95, 0.9]  # scores stay as they were
+    assert [x.recording_id for x in diversify(hits, 0.04)] == [1, 1, 2, 1]  # a small one acts later
 
 
 def test_fusion_keeps_a_chunk_found_by_both_lists_above_one_found_by_either() -> None:
