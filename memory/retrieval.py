@@ -24,7 +24,7 @@ MODES = ("hybrid", "keyword", "vector")
 MAX_QUERY_CHARS = 10_000
 KNN_MAX = 4096  # sqlite-vec's limit on k
 EXACT_UP_TO = 20_000  # chunks searched exactly across all projects; beyond, binary first pass
-OVERSAMPLE = 8  # binary candidates per wanted result (recall measured by `verbatim bench search`)
+OVERSAMPLE = 4  # binary candidates per wanted result: recall@10 .97 on real MiniLM vectors (qmsum-dev)
 
 
 @dataclass(frozen=True)
