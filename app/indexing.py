@@ -111,18 +111,7 @@ def index_recording(
     store = library.store
     recording = recordings.get_recording(store, recording_id)
     report = IndexReport(recording_id)
-    desired = _desired_chunks(library, recording_id, final=final, provisional=provisional)
-    existing = index.recording_chunks(store, recording_id)
-    moved = {
-        c.id for c in existing if (c.project_id, c.spoken_at) != (recording.project_id, recording.spoken_at)
-    }
-    same_kind = [c for c in existing if c.provisional == provisional and c.id not in moved]
-    kept_keys = {(s.first_idx, s.last_idx, s.content_sha256) for s in desired}
-    remove = [c.id for c in same_kind if c.key not in kept_keys] + sorted(moved)
-    have = {c.key for c in same_kind if c.key in kept_keys}
-    add = [s for s in desired if (s.first_idx, s.last_idx, s.content_sha256) not in have]
-    if not provisional:
-        remove += _superseded_provisional(existing, desired, final=final, moved=moved)
+    remove, add = _plan(library, recording, final=final, provisional=provisional)
     vectors = _Vectors(library)
     report.removed = len(remove)
     for start in range(0, max(len(add), 1), BATCH):
@@ -146,17 +135,36 @@ def index_recording(
     _embed_leftovers(library, vectors, recording_id, report, cancelled)
     if not provisional:
         _embed_segments(library, vectors, recording_id, report, cancelled)
-    report.chunks = len(
-        [c for c in index.recording_chunks(store, recording_id) if c.provisional == provisional]
+    report.chunks = sum(
+        1 for c in index.recording_chunks(store, recording_id) if c.provisional == provisional
     )
-    if (
-        final
-        and not provisional
-        and (report.added or report.removed or recording.status not in ("indexed", "consolidated"))
-    ):
+    changed = report.added or report.removed or recording.status not in ("indexed", "consolidated")
+    if final and not provisional and changed:
         recordings.set_status(store, recording_id, "indexed", progress=1.0)
     report.seconds = time.perf_counter() - began
     return report
+
+
+def _plan(
+    library: Library, recording: recordings.Recording, *, final: bool, provisional: bool
+) -> tuple[list[int], list[ChunkSpec]]:
+    """(chunk ids to remove, chunks to add): what the segments make now against what is stored.
+
+    Chunks stay when their segments and text are unchanged; a recording moved to another project
+    or date has all its chunks written again (from the vector cache).
+    """
+    desired = _desired_chunks(library, recording.id, final=final, provisional=provisional)
+    existing = index.recording_chunks(library.store, recording.id)
+    where = (recording.project_id, recording.spoken_at)
+    moved = {c.id for c in existing if (c.project_id, c.spoken_at) != where}
+    same_kind = [c for c in existing if c.provisional == provisional and c.id not in moved]
+    wanted = {(s.first_idx, s.last_idx, s.content_sha256) for s in desired}
+    remove = [c.id for c in same_kind if c.key not in wanted] + sorted(moved)
+    have = {c.key for c in same_kind if c.key in wanted}
+    add = [s for s in desired if (s.first_idx, s.last_idx, s.content_sha256) not in have]
+    if not provisional:
+        remove += _superseded_provisional(existing, desired, final=final, moved=moved)
+    return remove, add
 
 
 def _superseded_provisional(

@@ -172,6 +172,7 @@ def test_an_edit_rechunks_and_only_the_changed_chunk_is_embedded_again(
     report = index_recording(library, rid)
     after = {c.content_sha256 for c in index.recording_chunks(library.store, rid)}
     assert report.removed == 1 and report.added == 1 and report.embedded == 1
+    assert report.segments_embedded == 1  # the edited sentence's own vector, nothing else
     assert len(after - before) == 1
     hits = search(library, "Ferreira", mode="keyword")
     assert hits and segment.id in hits[0].segment_ids
