@@ -115,8 +115,29 @@ def register_runner(
 
 def _kind(name: str) -> _Kind | None:
     if name not in _KINDS:
-        import app.transcription  # noqa: F401  (registers "transcribe")
+        _load_runners()
     return _KINDS.get(name)
+
+
+def _load_runners() -> None:
+    import app.consolidation
+    import app.transcription  # noqa: F401  (registers "transcribe")
+
+
+Feeder = Callable[[Library], object]
+_FEEDERS: dict[str, Feeder] = {}
+
+
+def register_feeder(kind: str, feeder: Feeder) -> None:
+    """Background work that queues itself: the job worker calls `feeder(library)` before each round."""
+    _FEEDERS[kind] = feeder
+
+
+def _feed(library: Library, kinds: Sequence[str] | None) -> None:
+    _load_runners()
+    for kind, feeder in list(_FEEDERS.items()):
+        if kinds is None or kind in kinds:
+            feeder(library)
 
 
 def worker_id() -> str:
@@ -285,6 +306,7 @@ class JobWorker:
     def _loop(self) -> None:
         while not self._stop.is_set():
             try:
+                _feed(self.library, self.kinds)
                 run_pending(self.library, kinds=self.kinds, stop=self._stop, on_event=self.on_event)
             except VerbatimError as exc:  # e.g. the store is busy: try again at the next poll
                 log.warning("job worker: %s", exc.message)

@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memory.dates import NUMBER_WORDS, WEEKDAYS
 from memory.doc import Doc, Span
-from memory.entities import NUMBER_WORDS, WEEKDAYS, sentence_entities
+from memory.entities import sentence_entities
 from memory.store import Store, now_iso
 
 _FILLER = r"(?:oh|um|uh|äh|ähm|well|so|okay)"

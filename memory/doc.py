@@ -8,6 +8,7 @@ dictated segment may hold several sentences), but everything it stores points at
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -74,7 +75,7 @@ class Doc:
             bounds.append(m.end())
         # A segment that ends a thought ends its sentence even without punctuation after a pause.
         bounds.append(len(self.text))
-        for a, b in zip(bounds, bounds[1:], strict=False):
+        for a, b in itertools.pairwise(bounds):
             piece = self.text[a:b]
             lead = len(piece) - len(piece.lstrip())
             stripped = piece.strip()

@@ -30,7 +30,9 @@ SHIFT_COST = 1.0  # where the speaker announces a change of topic ("quick aside"
 NAME_BONUS = 4.0  # nats for saying a project's name
 CUE_BONUS = 4.0  # nats for the best other project where the speaker announces a change of topic
 MIN_MARGIN = 3.0  # nats a stretch must win by, summed over its segments
-_GENERIC_NAME_WORDS = frozenset(["project", "client", "the", "and", "for", "new", "old", "notes", "note", "work", "team"])
+_GENERIC_NAME_WORDS = frozenset(
+    ["project", "client", "the", "and", "for", "new", "old", "notes", "note", "work", "team"]
+)
 
 
 def content_stems(text: str) -> list[str]:
@@ -191,7 +193,8 @@ def store_stretches(
         decided = {
             (r["first_idx"], r["last_idx"], r["project_id"])
             for r in store.all(
-                "SELECT first_idx, last_idx, project_id FROM stretches WHERE recording_id = ? AND status != 'suggested'",
+                "SELECT first_idx, last_idx, project_id FROM stretches WHERE recording_id = ? AND"
+                " status != 'suggested'",
                 (recording_id,),
             )
         }
@@ -203,7 +206,8 @@ def store_stretches(
             if (first.idx, last.idx, project_id) in decided:
                 continue
             store.execute(
-                "INSERT INTO stretches (recording_id, first_idx, last_idx, start, end, project_id, score, status,"
+                "INSERT INTO stretches (recording_id, first_idx, last_idx, start, end, project_id,"
+                " score, status,"
                 " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'suggested', ?)",
                 (
                     recording_id,
@@ -263,7 +267,8 @@ def effective_projects(
     """Segment idx → the project it is about: an assigned or suggested stretch's, else the recording's."""
     result = dict.fromkeys(idxs, project_id)
     for row in store.all(
-        "SELECT first_idx, last_idx, project_id FROM stretches WHERE recording_id = ? AND status != 'dismissed'"
+        "SELECT first_idx, last_idx, project_id FROM stretches WHERE recording_id = ? AND status !="
+        " 'dismissed'"
         " ORDER BY status = 'assigned'",
         (recording_id,),
     ):

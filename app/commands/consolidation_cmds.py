@@ -1,0 +1,270 @@
+"""`verbatim consolidate`, `facts`, `corrections`, `connections`, `digest`, `stretches`, and
+`verbatim eval consolidation`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from app.commands import CliContext, CommandGroups
+from models.errors import InputError
+
+ORDER = 45
+
+
+def _when(text: str) -> str:
+    return text.replace("T", " ")[:16]
+
+
+def _clock(seconds: float) -> str:
+    from models.prompts import clock
+
+    return clock(seconds)
+
+
+def _consolidate(args: argparse.Namespace, ctx: CliContext) -> int:
+    from app.consolidation import consolidate
+
+    if args.recording_ids and args.all:
+        raise InputError("give recording ids or --all, not both")
+    ids = args.recording_ids or None
+
+    def progress(number: int, total: int, _: str) -> None:
+        if not args.json and sys.stderr.isatty():
+            print(f"\rconsolidating {number + 1}/{total}", end="", file=sys.stderr, flush=True)
+
+    reports = consolidate(
+        ctx.library,
+        ids,
+        model_path=Path(args.model) if args.model else None,
+        use_model=not args.no_llm,
+        model_seconds=args.model_seconds,
+        progress=progress,
+    )
+    if not args.json and sys.stderr.isatty() and reports:
+        print(file=sys.stderr)
+    if args.json:
+        ctx.print_json({"reports": [r.to_json() for r in reports]})
+        return 0
+    if not reports:
+        ctx.print("nothing to consolidate")
+    for r in reports:
+        ctx.print(
+            f"recording {r.recording_id}: {r.facts} facts (+{r.model_facts} from the model), {r.corrections}"
+            f" self-corrections, {r.stretches} off-project stretches, {r.superseded} superseded,"
+            f" {r.digest_items} digest items, {r.connections} new connections ({r.seconds:.1f} s)"
+        )
+    return 0
+
+
+def _facts(args: argparse.Namespace, ctx: CliContext) -> int:
+    from app.consolidation import list_facts
+
+    found = list_facts(
+        ctx.library,
+        project=args.project,
+        recording_id=args.recording,
+        as_of=args.as_of,
+        current_only=args.current,
+    )
+    if args.json:
+        ctx.print_json({"facts": [f.to_json() for f in found]})
+        return 0
+    if not found:
+        ctx.print("no facts yet: they appear after consolidation ('verbatim consolidate')")
+    for f in found:
+        state = "current" if f.current else f"until {_when(f.valid_until or '')}"
+        ctx.print(f"[{f.id}] {f.project} · {f.attribute}: {f.value}  ({f.kind}, {state})")
+        ctx.print(
+            f"     “{f.quote}”  {_when(f.spoken_at)} · at {_clock(f.start)} · recording {f.recording_id}"
+        )
+    return 0
+
+
+def _corrections(args: argparse.Namespace, ctx: CliContext) -> int:
+    from memory.corrections import list_corrections
+
+    found = list_corrections(ctx.library.store, recording_id=args.recording_id)
+    if args.json:
+        ctx.print_json({"corrections": [c.to_json() for c in found]})
+        return 0
+    if not found:
+        ctx.print("no self-corrections found")
+    for c in found:
+        ctx.print(f"recording {c.recording_id}: “{c.wrong_text}” → “{c.right_text}”  ({c.marker})")
+    return 0
+
+
+def _connections(args: argparse.Namespace, ctx: CliContext) -> int:
+    from app.consolidation import list_connections
+
+    found = list_connections(ctx.library, project=args.project, include_dismissed=args.all)
+    if args.json:
+        ctx.print_json({"connections": [c.to_json() for c in found]})
+        return 0
+    if not found:
+        ctx.print("no connections yet: they appear after consolidation ('verbatim consolidate')")
+    for c in found:
+        verdict = f" · {c.verdict}" if c.verdict else ""
+        ctx.print(f"[{c.id}] {c.a.project} ↔ {c.b.project} · {c.kind} · score {c.score:.2f}{verdict}")
+        for side in (c.a, c.b):
+            ctx.print(f"     “{side.quote}”")
+            ctx.print(f"       stated · {side.project} · {_when(side.spoken_at)} · at {_clock(side.start)}")
+        ctx.print(f"     inferred: {c.rationale}")
+    return 0
+
+
+def _verdict(args: argparse.Namespace, ctx: CliContext) -> int:
+    from app.consolidation import connection_verdict
+
+    c = connection_verdict(ctx.library, args.connection_id, args.verdict)
+    if args.json:
+        ctx.print_json(c.to_json())
+    else:
+        ctx.print(f"connection {c.id}: {c.verdict}")
+    return 0
+
+
+def _digest(args: argparse.Namespace, ctx: CliContext) -> int:
+    from app.consolidation import project_digest
+
+    items = project_digest(ctx.library, args.project)
+    if args.json:
+        ctx.print_json({"project": args.project, "items": [i.to_json() for i in items]})
+        return 0
+    if not items:
+        ctx.print("nothing in the digest yet: it appears after consolidation ('verbatim consolidate')")
+    for kind, title in (
+        ("decision", "Decisions"),
+        ("commitment", "Commitments"),
+        ("question", "Open questions"),
+    ):
+        rows = [i for i in items if i.kind == kind]
+        if not rows:
+            continue
+        ctx.print(f"{title}:")
+        for i in rows:
+            extra = ""
+            if kind == "commitment":
+                extra = f"  [who: {i.who or '?'}; by: {i.due or '-'}]"
+            ctx.print(f"  “{i.quote}”{extra}")
+            ctx.print(
+                f"     stated · {_when(i.spoken_at)} · at {_clock(i.start)} · recording {i.recording_id}"
+            )
+    return 0
+
+
+def _stretches(args: argparse.Namespace, ctx: CliContext) -> int:
+    from app.consolidation import assign_stretch, dismiss_stretch, list_stretches
+
+    if args.assign:
+        if len(args.assign) > 2 or not args.assign[0].isdigit():
+            raise InputError(
+                "--assign takes a stretch id and, optionally, a project", fix="--assign 3 Millbrook"
+            )
+        changed = [
+            assign_stretch(ctx.library, int(args.assign[0]), args.assign[1] if len(args.assign) > 1 else None)
+        ]
+    elif args.dismiss is not None:
+        changed = [dismiss_stretch(ctx.library, args.dismiss)]
+    else:
+        changed = list_stretches(ctx.library, recording_id=args.recording_id, include_dismissed=args.all)
+    if args.json:
+        ctx.print_json({"stretches": [s.to_json() for s in changed]})
+        return 0
+    if not changed:
+        ctx.print("no off-project stretches found")
+    for s in changed:
+        ctx.print(
+            f"[{s.id}] recording {s.recording_id} · {_clock(s.start)}–{_clock(s.end)} · about {s.project}"
+            f" · {s.status}"
+        )
+        ctx.print(f"     {s.text[:300]}")
+    return 0
+
+
+def _eval(args: argparse.Namespace, ctx: CliContext) -> int:
+    from app.evals.consolidation import evaluate_consolidation, format_report
+
+    report = evaluate_consolidation(
+        Path(args.set_dir),
+        like=ctx.library,
+        audio=args.audio,
+        use_model=not args.no_llm,
+        model_path=Path(args.model) if args.model else None,
+        with_ask=args.ask,
+        keep=Path(args.keep_store) if args.keep_store else None,
+    )
+    if args.json:
+        ctx.print_json(report)
+    else:
+        for line in format_report(report):
+            ctx.print(line)
+    return 0
+
+
+def register(groups: CommandGroups) -> None:
+    top = groups.top
+    a = top.add_parser(
+        "consolidate", help="facts, self-corrections, connections and digest, in the foreground"
+    )
+    a.add_argument("recording_ids", nargs="*", type=int, metavar="RECORDING_ID")
+    a.add_argument("--all", action="store_true", help="every recording that needs it (the default)")
+    a.add_argument("--no-llm", action="store_true", help="rules only: no chat model")
+    a.add_argument("--model", metavar="PATH", help="a GGUF chat model instead of the configured one")
+    a.add_argument("--model-seconds", type=float, default=90.0, help="the model's time budget per recording")
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(handler=_consolidate)
+
+    a = top.add_parser("facts", help="facts with their quotes, validity and what superseded them")
+    a.add_argument("--project", metavar="P")
+    a.add_argument("--as-of", metavar="ISO", help="what was known then")
+    a.add_argument("--recording", type=int, metavar="ID", help="only this recording's facts")
+    a.add_argument("--current", action="store_true", help="only facts not superseded")
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(handler=_facts)
+
+    a = top.add_parser("corrections", help="self-corrections: the words taken back and the words meant")
+    a.add_argument("recording_id", nargs="?", type=int, metavar="RECORDING_ID")
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(handler=_corrections)
+
+    a = top.add_parser("connections", help="links between projects, with both quotes; accept or dismiss")
+    a.add_argument("--project", metavar="P")
+    a.add_argument("--all", action="store_true", help="include dismissed connections")
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(handler=_connections)
+    sub = a.add_subparsers(title="actions", metavar="ACTION")
+    b = sub.add_parser("verdict", help="accept or dismiss a connection (later ranking learns from it)")
+    b.add_argument("connection_id", type=int, metavar="ID")
+    b.add_argument("verdict", choices=("accept", "dismiss"))
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(handler=_verdict)
+
+    a = top.add_parser("digest", help="a project's decisions, commitments and open questions, newest first")
+    a.add_argument("--project", required=True, metavar="P")
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(handler=_digest)
+
+    a = top.add_parser("stretches", help="parts of recordings about another project; assign or dismiss them")
+    a.add_argument("recording_id", nargs="?", type=int, metavar="RECORDING_ID")
+    a.add_argument(
+        "--assign", nargs="+", metavar="ID [PROJECT]", help="link stretch ID to its (or this) project"
+    )
+    a.add_argument("--dismiss", type=int, metavar="ID")
+    a.add_argument("--all", action="store_true", help="include dismissed stretches")
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(handler=_stretches)
+
+    a = groups.eval.add_parser("consolidation", help="self-corrections, superseded facts, connections, traps")
+    a.add_argument("set_dir", metavar="SET_DIR", help="a scenario set with corpus.jsonl and key.json")
+    a.add_argument("--audio", action="store_true", help="import the audio and transcribe it (slow)")
+    a.add_argument("--no-llm", action="store_true", help="rules only")
+    a.add_argument("--model", metavar="PATH", help="a GGUF chat model instead of the configured one")
+    a.add_argument(
+        "--ask", action="store_true", help="also ask the latest-value and self-correction questions"
+    )
+    a.add_argument("--keep-store", metavar="DIR", help="build the store in DIR and reuse it")
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(handler=_eval)
