@@ -107,20 +107,35 @@ def _neighbourhoods(
     vector: np.ndarray | None,
     model: str | None,
 ) -> tuple[dict[int, list[Segment]], dict[int, float]]:
-    """Per recording, its segments around the hits (one read each); and their cosines to the query."""
-    spans: dict[int, tuple[int, int]] = {}
+    """Per recording, its segments around the hits; and their cosines to the query.
+
+    Each stretch of a recording is read once: the ranges around its hits, merged where they touch
+    (not everything between two hits an hour apart).
+    """
+    wanted: dict[int, list[tuple[int, int]]] = {}
     for hit in hits:
         if hit.chunk_id in ranges:
             first, last = ranges[hit.chunk_id]
-            low, high = spans.get(hit.recording_id, (first, last))
-            spans[hit.recording_id] = (min(low, first), max(high, last))
+            wanted.setdefault(hit.recording_id, []).append((max(0, first - margin), last + margin))
     segments: dict[int, list[Segment]] = {}
     cosines: dict[int, float] = {}
-    for rid, (first, last) in spans.items():
-        segments[rid] = list_segments(store, rid, first_idx=max(0, first - margin), last_idx=last + margin)
-        if vector is not None and model is not None:
-            cosines.update(_segment_cosines(store, rid, first - margin, last + margin, vector, model))
+    for rid, spans in wanted.items():
+        segments[rid] = []
+        for first, last in _merged(spans):
+            segments[rid] += list_segments(store, rid, first_idx=first, last_idx=last)
+            if vector is not None and model is not None:
+                cosines.update(_segment_cosines(store, rid, first, last, vector, model))
     return segments, cosines
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for first, last in sorted(spans):
+        if out and first <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], last))
+        else:
+            out.append((first, last))
+    return out
 
 
 def _segment_cosines(
