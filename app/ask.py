@@ -36,6 +36,7 @@ from memory.answers import (
 from memory.claims import ClaimReader, claim_schema, sentences
 from memory.clock import parse_time, to_store_time
 from memory.context import Passage, focus_passage, passages_from_hits
+from memory.fact_answers import with_current_values
 from memory.hits import Hit
 from memory.llm_log import log_call, prompt_text
 from memory.relevance import QuestionTerms, load_question_terms
@@ -72,6 +73,7 @@ class _Run:
     started: float
     timings: dict[str, float]
     first_text_ms: float | None = None
+    until: str | None = None  # store time the question is asked as of (later facts are unknown)
 
     def ms(self) -> float:
         return (time.perf_counter() - self.started) * 1000
@@ -125,6 +127,7 @@ def ask(
         gate=gate,
         word_budget=word_budget,
         started=started,
+        until=until,
     )
 
 
@@ -140,10 +143,12 @@ def answer_hits(
     gate: Gate | None = None,
     word_budget: int | None = None,
     started: float | None = None,
+    until: str | None = None,
 ) -> Answer:
     """Everything after retrieval (also what `bench ask` times on a synthetic store).
 
     `started` is when the question was asked (perf_counter); retrieval is the time up to now.
+    `until`: the store time the question is asked as of (facts said later do not count).
     """
     started = started if started is not None else time.perf_counter()
     timings = {"retrieve_ms": (time.perf_counter() - started) * 1000, "first_token_ms": 0.0, "total_ms": 0.0}
@@ -152,6 +157,7 @@ def answer_hits(
     budget = word_budget or int(library.settings.ask_word_budget)
     passages = passages_from_hits(store, hits, terms, word_budget=budget)
     run = _Run(library, question, passages, terms, gate or Gate(), on_text, cancelled, started, timings)
+    run.until = until
     found = judge_passages(store, passages, terms, run.gate)
     prompt = build_prompt(run) if found else None
     run.timings["prompt_ready_ms"] = run.ms()
@@ -184,11 +190,18 @@ def _answer(run: _Run, prompt: ModelPrompt, no_llm: bool, model_path: Path | Non
         for c in extractive_claims(run.passages, run.terms, max_claims=EXTRACTIVE_CLAIMS)
         if c.citations[0].passage not in cited
     ]
-    for claim in extra[: max(0, EXTRACTIVE_CLAIMS - stated)]:
-        claims.append(claim)
-        run.emit(claim_text(claim))
+    streamed = list(claims)  # the model's claims were shown as they were checked
+    claims += extra[: max(0, EXTRACTIVE_CLAIMS - stated)]
     if not claims:
         return None
+    # A value a later note superseded is preceded by the current one; a current value says what
+    # it replaced, and when (consolidation's facts: memory.fact_answers).
+    claims = with_current_values(run.library.store, claims, until=run.until)
+    for claim in claims:
+        if claim not in streamed:
+            run.emit(claim_text(claim))
+        elif claim.replaces:
+            run.emit(replaced_text(claim))
     answer = Answer(
         run.question, True, model_name, claims, run.passages, run.timings, mode=mode, dropped=dropped
     )
@@ -307,7 +320,17 @@ def claim_text(claim: Claim) -> str:
     cite = claim.citations[0]
     when = cite.spoken_at.replace("T", " ")[:16]
     note = "  (self-correction: the later words are the ones meant)" if claim.correction else ""
-    return f"“{claim.text}”\n  stated · {cite.project} · {when} · at {clock(cite.start)}{note}"
+    text = f"“{claim.text}”\n  stated · {cite.project} · {when} · at {clock(cite.start)}{note}"
+    return text + ("\n" + replaced_text(claim) if claim.replaces else "")
+
+
+def replaced_text(claim: Claim) -> str:
+    """ "replaced “…”, said 2026-03-26 07:55, on 2026-05-12 08:10": what a current value superseded."""
+    when = claim.citations[0].spoken_at.replace("T", " ")[:16]
+    return "\n".join(
+        f"  replaced “{old.quote}”, said {old.spoken_at.replace('T', ' ')[:16]}, on {when}"
+        for old in claim.replaces
+    )
 
 
 def passage_lines(passages: list[Passage], *, width: int = 300) -> list[str]:

@@ -133,14 +133,7 @@ def enqueue_pending(library: Library) -> list[int]:
 
 def _failed_for_current(library: Library, recording_id: int) -> bool:
     """A job that failed on this very version of the recording is not retried by itself."""
-    current = state.fingerprint(library.store, recording_id)
-    for row in library.store.all(
-        "SELECT payload FROM jobs WHERE kind = ? AND recording_id = ? AND status = 'failed'",
-        (KIND, recording_id),
-    ):
-        if current in str(row["payload"]):
-            return True
-    return False
+    return state.failed_on(library.store, KIND, recording_id, state.fingerprint(library.store, recording_id))
 
 
 register_runner(KIND, _run_job)
@@ -266,12 +259,7 @@ def _stretch(library: Library, stretch_id: int) -> stretch_store.Stretch:
 
 def _reconsolidate(library: Library, recording_id: int) -> None:
     """The recording's layers depend on which project each stretch is about: rebuild them."""
-    with library.store.transaction():
-        library.store.execute("DELETE FROM consolidation_state WHERE recording_id = ?", (recording_id,))
-        library.store.execute(
-            "UPDATE recordings SET status = 'indexed' WHERE id = ? AND status = 'consolidated'",
-            (recording_id,),
-        )
+    state.reset(library.store, recording_id)
     if open_job(library.store, KIND, recording_id) is None:
         enqueue(
             library,

@@ -22,7 +22,7 @@ from memory.chunking import content_hash
 from memory.doc import Doc
 from memory.llm_log import log_call, prompt_text
 from memory.recordings import get_recording, list_segments
-from memory.relevance import STOPWORDS, stems, term_document_counts
+from memory.relevance import STOPWORDS, chunk_count, stems, term_document_counts
 from memory.retrieval import Scope, vector_candidates
 from models.catalogue import Role
 from models.chat import ChatModel, Completion
@@ -103,7 +103,7 @@ class Consolidation:
         self.doc = Doc(list_segments(self.store, recording_id), self.recording.spoken_at)
         self.entities = entities.doc_entities(self.doc)
         self.corrections = corr.find_corrections(self.doc)
-        self.names = {r["id"]: r["name"] for r in self.store.all("SELECT id, name FROM projects")}
+        self.names = state.project_names(self.store)
         self.model_path, self.use_model, self.model_seconds = model_path, use_model, model_seconds
         self.cancelled, self.progress = cancelled, progress
         self.report = ConsolidationReport(recording_id)
@@ -208,12 +208,7 @@ class Consolidation:
         )
 
     def _validity(self) -> None:
-        touched = set(self.projects()) | {
-            r[0]
-            for r in self.store.rows(
-                "SELECT DISTINCT project_id FROM facts WHERE recording_id = ?", (self.recording.id,)
-            )
-        }
+        touched = set(self.projects()) | state.fact_projects(self.store, self.recording.id)
         self.report.superseded = sum(fact_store.resolve_validity(self.store, p) for p in sorted(touched))
 
     def _digest(self) -> None:
@@ -346,8 +341,9 @@ class Consolidation:
 
 
 _ALLOWED = stems(
-    "both same also link links linked relate related share shares shared mention mentions project"
-    " projects notes note one two and the a is are in of to for with"
+    "both same also link links linked relate related share shares shared mention mentions project projects"
+    " notes note one two and the a is are in of to for with works work working involved appears appear"
+    " across each person people company vendor supplier date day clash amount similar topic about on at"
 )
 
 
@@ -368,7 +364,7 @@ class _SharedWords:
     def __init__(self, store: object) -> None:
         self.store = store
         self.df: dict[str, int] = {}
-        self.documents = max(1, int(store.scalar("SELECT count(*) FROM chunks") or 1))  # type: ignore[attr-defined]
+        self.documents = max(1, chunk_count(store))  # type: ignore[arg-type]
 
     def _words(self, text: str) -> set[str]:
         return {w for w in stems(text) if w not in STOPWORDS and len(w) > 3 and not w.isdigit()}

@@ -97,11 +97,14 @@ class Claim:
     text: str
     kind: str  # "stated" | "inferred"
     citations: list[Citation] = field(default_factory=list)
-    source: str = "model"  # "model" | "extractive"
+    source: str = "model"  # "model" | "extractive" | "current" (a later fact superseded what was cited)
     correction: bool = False  # the quote holds a self-correction: the later words are the ones meant
+    replaces: list[Citation] = field(default_factory=list)  # earlier values this one superseded
 
     def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "kind": self.kind, "citations": [c.to_json() for c in self.citations]}
+        # The superseded quotes follow the claim's own citation: what it replaced, and when that was said.
+        cites = [c.to_json() for c in self.citations + self.replaces]
+        return {"text": self.text, "kind": self.kind, "citations": cites}
 
 
 TIMING_KEYS = ("retrieve_ms", "first_token_ms", "total_ms")

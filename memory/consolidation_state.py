@@ -84,3 +84,34 @@ def pending_recordings(store: Store) -> list[int]:
         " ORDER BY r.spoken_at, r.id"
     )
     return [int(r[0]) for r in rows]
+
+
+def reset(store: Store, recording_id: int) -> None:
+    """Consolidate the recording again from the first stage (e.g. a stretch was assigned)."""
+    with store.transaction():
+        store.execute("DELETE FROM consolidation_state WHERE recording_id = ?", (recording_id,))
+        store.execute(
+            "UPDATE recordings SET status = 'indexed' WHERE id = ? AND status = 'consolidated'",
+            (recording_id,),
+        )
+
+
+def failed_on(store: Store, kind: str, recording_id: int, current: str) -> bool:
+    """Whether a job of `kind` already failed on this version of the recording."""
+    rows = store.rows(
+        "SELECT payload FROM jobs WHERE kind = ? AND recording_id = ? AND status = 'failed'",
+        (kind, recording_id),
+    )
+    return any(current in str(payload) for (payload,) in rows)
+
+
+def project_names(store: Store) -> dict[int, str]:
+    return {int(i): str(n) for i, n in store.rows("SELECT id, name FROM projects")}
+
+
+def fact_projects(store: Store, recording_id: int) -> set[int]:
+    """The projects the recording's facts are about (its own, and its stretches')."""
+    return {
+        int(r[0])
+        for r in store.rows("SELECT DISTINCT project_id FROM facts WHERE recording_id = ?", (recording_id,))
+    }

@@ -26,7 +26,7 @@ _CORE = (
     r"let\s+me\s+correct(?:\s+that|\s+myself)?|or\s+rather|beziehungsweise|quatsch|i\s+should\s+say)"
 )
 _CUE_RUN = re.compile(
-    rf"(?:(?<=[,.;:!?])|^)\s*(?P<run>(?:(?:{_FILLER}|{_CORE})[,:]?\s+)*?{_CORE}\b(?:[,:]?\s+(?:{_FILLER}|{_CORE})\b)*)[,:]?\s+",
+    rf"(?:(?<=[,.;:!?])\s*|(?<=[.!?]\s)|^)(?P<run>(?:(?:{_FILLER}|{_CORE})[,:]?\s+)*?{_CORE}\b(?:[,:]?\s+(?:{_FILLER}|{_CORE})\b)*)[,:]?\s+",
     re.I,
 )
 _STRONG = re.compile(
@@ -99,7 +99,7 @@ def _right_phrase(doc: Doc, start: int, limit: int) -> tuple[int, int]:
 
 def _left_phrase(doc: Doc, end: int, floor: int) -> tuple[int, int]:
     """The clause before the cue (at most MAX_PHRASE_WORDS words, back to `floor`)."""
-    head = doc.text[floor:end].rstrip(" ,;:")
+    head = doc.text[floor:end].rstrip(" ,;:.!?")
     breaks = list(_CLAUSE_END.finditer(head))
     start = floor + breaks[-1].end() if breaks else floor
     words = list(re.finditer(r"\S+", doc.text[start : floor + len(head)]))

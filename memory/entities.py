@@ -206,7 +206,7 @@ def names(text: str, taken: _Taken, known: set[str]) -> list[Entity]:
             words[0].lower() in _NOT_NAMES or words[0].lower() in MONTHS or words[0].lower() in WEEKDAYS
         ):
             words = words[1:]
-        cut = next((i for i, w in enumerate(words) if i and w.lower() in _NOT_NAMES), len(words))
+        cut = next((i for i, w in enumerate(words) if i and w.lower() in _NOT_NAMES - _JOINERS), len(words))
         words = words[:cut]
         if any(w.lower() in ("and", "&") for w in words) and any(
             w.lower() in TECH or w.lower() in NATIONALITIES or re.match(r"[a-z]+[A-Z]", w) for w in words
@@ -242,6 +242,7 @@ def names(text: str, taken: _Taken, known: set[str]) -> list[Entity]:
 
 
 NAME_KINDS = ("person", "organisation", "technology", "name")
+_JOINERS = frozenset({"and", "of", "&", "de", "van", "von", "der"})
 
 
 def known_names(doc: Doc) -> set[str]:

@@ -1,0 +1,208 @@
+"""Consolidation end to end on a small real store: imported through the normal path, consolidated
+with the real default chat model (which is weak: nothing here depends on it being right), then read
+through the services, the CLI, the job queue and the answers.
+
+What is asserted is deterministic (the rule-based layers) or an invariant that must hold whatever
+the model says: every fact quotes raw words verbatim, model facts are only stated values that are
+words of their quote, every model call is logged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app import jobs
+from app.ask import ask
+from app.consolidation import (
+    assign_stretch,
+    consolidate,
+    consolidate_recording,
+    enqueue_pending,
+    list_connections,
+    list_facts,
+    list_stretches,
+    project_digest,
+    recording_layers,
+)
+from app.consolidation_run import STAGES, Consolidation
+from app.evals.ask import quote_violations
+from app.imports import import_corpus
+from app.library import Library
+from app.paths import DataDir
+from memory.corrections import list_corrections
+from memory.llm_log import list_calls
+from memory.quotes import normalise
+from memory.recordings import find_recording_by_external_id, get_recording, get_segments
+from models.errors import CancelledError
+from tests.cli import run
+from tests.conftest import MODELS_DIR, require_models
+from tests.consolidation_corpus import write_corpus
+
+
+def _rid(library: Library, external_id: str) -> int:
+    found = find_recording_by_external_id(library.store, external_id)
+    assert found is not None
+    return found.id
+
+
+@pytest.fixture(scope="module")
+def notes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    require_models()
+    root = tmp_path_factory.mktemp("consolidation-library")
+    library = Library(DataDir(root, MODELS_DIR))
+    assert {r.status for r in import_corpus(library, write_corpus(root / "notes.jsonl"))} == {"imported"}
+    reports = consolidate(library, model_seconds=20.0)
+    assert [r.recording_id for r in reports] == sorted(r.recording_id for r in reports)  # oldest first
+    yield library
+    library.close()
+
+
+def test_every_fact_quotes_raw_words_verbatim(notes: Library) -> None:
+    facts = list_facts(notes)
+    assert facts
+    for fact in facts:
+        segments = get_segments(notes.store, fact.segment_ids)
+        raw = normalise(" ".join(s.raw_text for s in segments))
+        assert normalise(fact.quote) in raw
+        assert (segments[0].start, segments[-1].end) == (fact.start, fact.end)
+        if fact.source == "model":  # the model may only state values that are words of the quote
+            assert fact.kind == "stated" and normalise(fact.value) in normalise(fact.quote)
+    assert all(c.response is not None or c.error for c in list_calls(notes.store, purpose="facts"))
+
+
+def test_later_changes_supersede_earlier_facts_and_both_stay(notes: Library) -> None:
+    harbour = {f.value: f for f in list_facts(notes, project="Harbour App") if f.source == "rules"}
+    for old, new in (
+        ("Friday the 20th of March", "Friday the 27th of March"),
+        ("Priya Raman", "Ben Okoro"),
+        ("Airtable", "Postgres"),
+        ("30,000 pounds", "34,000 pounds"),
+    ):
+        assert harbour[old].superseded_by == harbour[new].id, old
+        assert harbour[old].valid_until == harbour[new].spoken_at == "2026-03-02T10:00:00"
+        assert harbour[new].current and harbour[old].id in harbour[new].replaced
+    current = {f.value for f in list_facts(notes, project="Harbour App", current_only=True)}
+    assert "Friday the 27th of March" in current and "Friday the 20th of March" not in current
+    then = {f.value for f in list_facts(notes, project="Harbour App", as_of="2026-02-15T00:00:00")}
+    assert "Friday the 20th of March" in then and "Friday the 27th of March" not in then
+
+
+def test_self_corrections_are_linked_and_facts_use_the_meant_words(notes: Library) -> None:
+    pairs = {(c.wrong_text, c.right_text.split(",")[0]) for c in list_corrections(notes.store)}
+    assert ("Tuesday", "Wednesday the 4th of February") in pairs
+    assert ("Montag", "Mittwoch") in pairs
+    harbour = [f.value for f in list_facts(notes, project="Harbour App")]
+    assert "Wednesday the 4th of February" in harbour and "Tuesday" not in harbour
+    segment = get_segments(notes.store, [list_corrections(notes.store)[0].wrong_segment_id])[0]
+    assert "no, sorry" in segment.raw_text  # the raw transcript keeps both
+
+
+def test_hedged_numbers_are_never_stated_facts(notes: Library) -> None:
+    assert not [
+        f for f in list_facts(notes) if "90,000" in f.quote or (f.value_kind == "amount" and "90" in f.value)
+    ]
+
+
+def test_an_aside_is_a_stretch_linked_to_its_project(notes: Library) -> None:
+    rid = _rid(notes, "harbour:1")
+    [stretch] = list_stretches(notes, recording_id=rid)
+    assert stretch.project == "Linden Bakery" and "Quick Linden aside" in stretch.text
+    assert (stretch.first_idx, stretch.last_idx) == (8, 8)
+    linden = {f.value for f in list_facts(notes, project="Linden Bakery")}
+    assert "next week" in linden  # the aside's fact is Linden's, said in a Harbour note
+    assert get_recording(notes.store, rid).segments == 10  # the recording stays whole
+
+
+def test_connections_one_per_shared_thing_with_both_quotes(notes: Library) -> None:
+    found = list_connections(notes)
+    kinds = {c.kind: c for c in found}
+    person = kinds["person"]
+    assert {person.a.project, person.b.project} == {"Harbour App", "Linden Bakery"}
+    assert "Tomasz Wilk" in person.a.quote and "Tomasz Wilk" in person.b.quote
+    assert person.a.spoken_at <= person.b.spoken_at and person.to_json()["rationale"]["kind"] == "inferred"
+    clash = kinds["calendar_clash"]
+    assert "27th" in clash.a.quote and "27th" in clash.b.quote
+    assert len([c for c in found if "tomasz wilk" in c.shared.lower()]) == 1  # not once per mention
+
+
+def test_digest_has_decisions_commitments_and_questions_newest_first(notes: Library) -> None:
+    items = project_digest(notes, "Linden Bakery")
+    kinds = [i.kind for i in items]
+    assert {"decision", "question", "commitment"} <= set(kinds)
+    assert [i.spoken_at for i in items] == sorted((i.spoken_at for i in items), reverse=True)
+    harbour = project_digest(notes, "Harbour App")
+    [wireframes] = [i for i in harbour if "wireframes" in i.quote]
+    assert wireframes.kind == "commitment" and wireframes.who == "me" and wireframes.due == "2026-02-06"
+
+
+def test_answers_prefer_the_current_value_and_say_what_it_replaced(notes: Library) -> None:
+    answer = ask(notes, "When is the Harbour App launch date?", as_of="2026-03-10T09:00:00", no_llm=True)
+    assert quote_violations(notes.store, answer) == 0
+    stated = [c for c in answer.claims if c.kind == "stated"]
+    first_27 = next(i for i, c in enumerate(stated) if "27th" in c.text)
+    assert all("20th" not in c.text for c in stated[:first_27])  # the current value comes first
+    current = stated[first_27]
+    assert [r.quote for r in current.replaces] == ["The launch date is Friday the 20th of March."]
+    cites = current.to_json()["citations"]
+    assert [c["spoken_at"] for c in cites] == ["2026-03-02T10:00:00", "2026-02-02T09:00:00"]
+    before = ask(notes, "When is the Harbour App launch date?", as_of="2026-02-15T09:00:00", no_llm=True)
+    assert not [c for c in before.claims if "27th" in c.text]  # not known yet then
+
+
+def test_resumes_at_the_next_stage_after_an_interruption(notes: Library) -> None:
+    rid = _rid(notes, "linden:2")
+    from memory import consolidation_state
+
+    consolidation_state.reset(notes.store, rid)
+    calls = iter(range(100))
+    with pytest.raises(CancelledError):
+        Consolidation(notes, rid, use_model=False, cancelled=lambda: next(calls) >= 3).run()
+    report = consolidate_recording(notes, rid, use_model=False)
+    assert report.stages_run == list(STAGES[3:])
+    assert recording_layers(notes, rid).status == "consolidated"
+    assert get_recording(notes.store, rid).status == "consolidated"
+
+
+def test_the_job_worker_queues_and_runs_consolidation(notes: Library) -> None:
+    rid = _rid(notes, "delta:1")
+    from memory import consolidation_state
+
+    consolidation_state.reset(notes.store, rid)
+    queued = enqueue_pending(notes)
+    assert len(queued) == 1 and enqueue_pending(notes) == []  # one open job per recording
+    [job] = jobs.run_pending(notes, kinds=["consolidate"])
+    assert job.status == "done" and job.recording_id == rid, job.message
+    assert get_recording(notes.store, rid).status == "consolidated"
+
+
+def test_assigning_a_stretch_keeps_it_and_reconsolidates(notes: Library) -> None:
+    rid = _rid(notes, "harbour:1")
+    [stretch] = list_stretches(notes, recording_id=rid)
+    assigned = assign_stretch(notes, stretch.id)
+    assert assigned.status == "assigned" and assigned.project == "Linden Bakery"
+    [job] = jobs.run_pending(notes, kinds=["consolidate"])
+    assert job.status == "done", job.message
+    assert [s.status for s in list_stretches(notes, recording_id=rid)] == ["assigned"]
+
+
+def test_cli(notes: Library, tmp_path: Path) -> None:
+    root = str(notes.data_dir.root)
+    facts = run("--data-dir", root, "facts", "--project", "Harbour App", "--json")
+    assert facts.code == 0, facts.err
+    assert {"value", "quote", "valid_from", "valid_until", "superseded_by", "kind"} <= set(
+        facts.json()["facts"][0]
+    )
+    links = run("--data-dir", root, "connections", "--json").json()["connections"]
+    verdict = run("--data-dir", root, "connections", "verdict", str(links[0]["id"]), "dismiss")
+    assert verdict.code == 0 and "dismissed" in verdict.out
+    assert links[0]["id"] not in [
+        c["id"] for c in run("--data-dir", root, "connections", "--json").json()["connections"]
+    ]
+    digest = run("--data-dir", root, "digest", "--project", "Linden Bakery")
+    assert digest.code == 0 and "Decisions:" in digest.out and "stated ·" in digest.out
+    assert run("--data-dir", root, "stretches").code == 0
+    assert run("--data-dir", root, "digest", "--project", "Nope").code == 1
+    assert "nothing to consolidate" in run("--data-dir", root, "consolidate", "--no-llm").out
