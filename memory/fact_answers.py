@@ -67,4 +67,6 @@ def with_current_values(store: Store, claims: Sequence[Claim], *, until: str | N
                     if old is not None and all(r.quote != old.quote for r in claim.replaces):
                         claim.replaces.append(citation(old))
         out.append(claim)
-    return out
+    # Current values first: a value something later replaced waits behind the one that replaced it.
+    first = [c for c in out if c.kind == "stated" and c.source == "current"]
+    return first + [c for c in out if c not in first]

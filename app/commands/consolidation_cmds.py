@@ -268,3 +268,34 @@ def register(groups: CommandGroups) -> None:
     a.add_argument("--keep-store", metavar="DIR", help="build the store in DIR and reuse it")
     a.add_argument("--json", action="store_true")
     a.set_defaults(handler=_eval)
+    register_bench(groups)
+
+
+def _bench(args: argparse.Namespace, ctx: CliContext) -> int:
+    from app.evals.consolidation_bench import format_bench, run_bench
+
+    report = run_bench(
+        like=ctx.library,
+        set_dir=Path(args.set_dir),
+        long_source=Path(args.long_source),
+        minutes=args.minutes,
+        model_path=Path(args.model) if args.model else None,
+    )
+    if args.json:
+        ctx.print_json(report)
+    else:
+        for line in format_bench(report):
+            ctx.print(line)
+    return 0
+
+
+def register_bench(groups: CommandGroups) -> None:
+    a = groups.bench.add_parser("consolidation", help="time to consolidate a long note, stage by stage")
+    a.add_argument("set_dir", metavar="SET_DIR", help="notes of other projects (a corpus.jsonl folder)")
+    a.add_argument(
+        "long_source", metavar="CORPUS", help="a corpus.jsonl whose longest recording is cut to size"
+    )
+    a.add_argument("--minutes", type=float, default=60.0)
+    a.add_argument("--model", metavar="PATH", help="a GGUF chat model instead of the configured one")
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(handler=_bench)

@@ -218,12 +218,16 @@ def evaluate_consolidation(
     began = time.perf_counter()
     with _library(eval_set, like, audio, keep) as (library, notes):
         ingest = time.perf_counter() - began
+        before = _ask(library, eval_set, model_path, use_model) if with_ask else None
         started = time.perf_counter()
         reports = consolidate(library, sorted(notes), model_path=model_path, use_model=use_model)
         seconds = time.perf_counter() - started
         result = score(library, key, notes)
         if with_ask:
-            result["ask"] = _ask(library, eval_set, model_path, use_model)
+            result["ask"] = {
+                "before_consolidation": before,
+                "after": _ask(library, eval_set, model_path, use_model),
+            }
         model = (
             None if not use_model else (model_path.name if model_path else library.models.name_for(Role.CHAT))
         )
@@ -263,18 +267,36 @@ def _library(
         yield library, notes
 
 
-def _ask(library: Library, eval_set: EvalSet, model_path: Path | None, use_model: bool) -> dict[str, Any]:
-    from app.evals.ask import run_ask_queries, summarise
+def _current_first(answer_claims: list[Any], gold: str) -> bool:
+    """The first stated claim carries the gold answer's value (its words before any parenthesis)."""
+    from app.evals.ask import _stems
 
-    queries = [
-        q for q in eval_set.queries() if q.raw.get("type", q.category) in ("latest-value", "self-correction")
-    ]
-    results = run_ask_queries(library, queries, no_llm=not use_model, model_path=model_path)
-    by_type: dict[str, Any] = {}
+    stated = [c for c in answer_claims if c.kind == "stated"]
+    wanted = _stems(gold.split("(")[0])
+    return bool(stated and wanted) and len(wanted & _stems(stated[0].text)) / len(wanted) >= 0.5
+
+
+def _ask(library: Library, eval_set: EvalSet, model_path: Path | None, use_model: bool) -> dict[str, Any]:
+    """Latest-value and self-correction questions: supported (app.evals.ask) and current value first."""
+    from app.ask import ask
+    from app.evals.ask import gold_supported
+
+    out: dict[str, Any] = {}
     for kind in ("latest-value", "self-correction"):
-        rows = [r for r in results if r.query.raw.get("type", r.query.category) == kind]
-        by_type[kind] = summarise(rows) if rows else None
-    return by_type
+        queries = [q for q in eval_set.queries() if q.raw.get("type", q.category) == kind]
+        if not queries:
+            continue
+        supported = first = 0
+        for q in queries:
+            answer = ask(library, q.question, as_of=q.asked_at, no_llm=not use_model, model_path=model_path)
+            supported += gold_supported(answer, q.answer)
+            first += _current_first(answer.claims, q.answer)
+        out[kind] = {
+            "questions": len(queries),
+            "answer_supported": round(supported / len(queries), 4),
+            "current_value_first": round(first / len(queries), 4),
+        }
+    return out
 
 
 def format_report(report: dict[str, Any]) -> list[str]:
@@ -294,9 +316,10 @@ def format_report(report: dict[str, Any]) -> list[str]:
     missed = {k: v for k, v in report["missed"].items() if v}
     if missed:
         lines.append("missed: " + "; ".join(f"{k} {', '.join(v)}" for k, v in missed.items()))
-    for kind, summary in (report.get("ask") or {}).items():
-        if summary:
+    for when, by_kind in (report.get("ask") or {}).items():
+        for kind, r in (by_kind or {}).items():
             lines.append(
-                f"ask {kind}: {summary['questions']} questions, supported {summary['answer_supported']}"
+                f"ask {kind} ({when.replace('_', ' ')}): {r['questions']} questions, supported"
+                f" {r['answer_supported']:.0%}, current value first {r['current_value_first']:.0%}"
             )
     return lines
