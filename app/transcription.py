@@ -279,8 +279,13 @@ def transcribe_recording(
     cancelled: Cancelled | None = None,
     window: float = WINDOW,
     model_path: Path | None = None,
+    paused: Cancelled | None = None,
 ) -> TranscriptionReport:
-    """Transcribe (or finish transcribing) one recording, then index it; its status ends "indexed"."""
+    """Transcribe (or finish transcribing) one recording, then index it; its status ends "indexed".
+
+    `paused()` tells a stop for the app closing from a user's cancel: asked after a cancellation, a
+    True leaves the recording queued, to resume from its last committed segment at the next start.
+    """
     store = library.store
     cancelled = cancelled or (lambda: False)
     rec = recordings.get_recording(store, recording_id)
@@ -311,12 +316,17 @@ def transcribe_recording(
         _finish(library, rec, report, session)
     except CancelledError:
         percent = 100 * recordings.last_segment_end(store, recording_id) / max(report.duration, 0.001)
-        recordings.set_status(
-            store,
-            recording_id,
-            "failed",
-            message=f"transcription cancelled at {percent:.0f}%; what was transcribed is kept",
-        )
+        if paused is not None and paused():
+            recordings.set_status(
+                store, recording_id, "queued", message=f"paused at {percent:.0f}%; resumes where it stopped"
+            )
+        else:
+            recordings.set_status(
+                store,
+                recording_id,
+                "failed",
+                message=f"transcription cancelled at {percent:.0f}%; what was transcribed is kept",
+            )
         raise
     except VerbatimError as exc:
         recordings.set_status(store, recording_id, "failed", message=str(exc))
@@ -359,7 +369,11 @@ def _run_job(library: Library, job: Job, context: JobContext) -> str:
         context.report(p.fraction, p.eta_seconds)
 
     report = transcribe_recording(
-        library, job.recording_id, on_progress=progress, cancelled=context.cancelled
+        library,
+        job.recording_id,
+        on_progress=progress,
+        cancelled=context.cancelled,
+        paused=lambda: not context.user_cancelled,  # the worker is stopping: the app is closing
     )
     return f"{report.segments_added} segments, {report.speed:.1f}x real time"
 

@@ -1,0 +1,78 @@
+"""Closing the app during a transcription pauses it: the note stays queued and resumes from its last
+committed segment at the next start. Only a user's cancel marks it cancelled (tests/
+test_capture_transcription.py covers that one). Real worker process, real tiny.en model."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app import jobs, transcription
+from app.imports import import_files
+from app.library import Library
+from app.projects import add_project, set_project_options
+from memory import recordings
+from memory.jobs import list_jobs
+from tests.audio_helpers import encode, pcm16k, speak
+from tests.conftest import require_models
+
+# each sentence has a word heard once, and only there: a resumed pass must neither drop nor repeat it
+SENTENCES = [
+    ("First, the harbour survey is due on Monday, so please book the boat early.", "monday"),
+    ("Second, Maria thinks the lantern budget is far too small for the autumn festival.", "lantern"),
+    ("Third, we agreed that the violin workshop moves to the library hall.", "library"),
+    ("Fourth, the pepper supplier sent a new price list with higher prices on everything.", "prices"),
+    ("Fifth, somebody must call the glacier museum about insurance before Thursday.", "glacier"),
+    ("Sixth, the orchard photos look wonderful, but the captions still need checking.", "orchard"),
+    ("Seventh, Tom will bring a compass and maps for the walking tour.", "compass"),
+    ("Eighth, the meadow concert is cancelled because of the weather forecast.", "weather"),
+    ("The volunteers asked for sandwiches and coffee during the long evening shift.", "sandwiches"),
+    ("Finally, the garden project is waiting for permission from the city council.", "garden"),
+]
+
+
+@pytest.fixture(autouse=True)
+def _models_and_no_leftover_workers() -> Iterator[None]:
+    require_models()
+    yield
+    transcription.shutdown_workers()
+
+
+def _text(library: Library, recording_id: int) -> str:
+    return " ".join(s.raw_text for s in recordings.list_segments(library.store, recording_id)).lower()
+
+
+def test_closing_the_app_leaves_the_note_queued_and_it_resumes(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(transcription, "BATCH_SEGMENTS", 1)  # commit each segment: the stop lands mid-file
+    audio = encode(pcm16k(speak(" ".join(s for s, _ in SENTENCES), tmp_path / "n.wav")), tmp_path / "n.flac")
+    add_project(library, "Long")
+    set_project_options(library, "Long", transcription_model="tiny.en")
+    [imported] = import_files(library, [audio], project="Long")
+    rid = imported.recording_id or 0
+    [job] = list_jobs(library.store)
+    worker = jobs.JobWorker(library, poll_seconds=0.1).start()  # the desktop app's worker
+    try:
+        deadline = time.monotonic() + 120
+        while recordings.last_segment_end(library.store, rid) <= 0 and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        worker.stop()  # what closing the window does (ui/background.py)
+    done_before = recordings.last_segment_end(library.store, rid)
+    rec = recordings.get_recording(library.store, rid)
+    assert 0 < done_before < (rec.duration or 0), "the stop must land mid-file for this test to mean much"
+    assert jobs.get_job(library, job.id).status == "queued"
+    assert rec.status == "queued" and "resumes" in (rec.status_message or ""), rec.status_message
+    # the next start: the worker takes the job up again and finishes from the last committed segment
+    [finished] = jobs.run_pending(library)
+    assert finished.id == job.id and finished.status == "done", finished.message
+    assert recordings.get_recording(library.store, rid).status == "indexed"
+    assert recordings.list_segments(library.store, rid)[0].end <= done_before + 0.05  # kept, not redone
+    text = _text(library, rid)
+    counts = {word: len(re.findall(rf"\b{word}\b", text)) for _, word in SENTENCES}
+    assert counts == dict.fromkeys(counts, 1), counts
