@@ -28,7 +28,17 @@ from app.jobs import Job, JobEvent
 from app.library import Library
 from ui.operations import Operations
 
-KIND_WORDS = {"transcribe": "Transcribing", "index": "Indexing"}
+KIND_WORDS = {"transcribe": "Transcribing", "index": "Indexing", "consolidate": "Consolidating"}
+STAGE_WORDS = {  # app.consolidation_run's stages, as the jobs line says them
+    "corrections": "finding self-corrections",
+    "stretches": "finding asides about other projects",
+    "entities": "reading names, dates and amounts",
+    "facts": "extracting facts",
+    "model_facts": "extracting facts with the model",
+    "validity": "checking what was superseded",
+    "digest": "updating the digest",
+    "connections": "looking for connections",
+}
 OPEN = ("queued", "running")
 
 
@@ -121,7 +131,7 @@ class JobsPanel(QWidget):
             word = KIND_WORDS.get(event.kind, event.kind.capitalize())
             what = f" note {event.recording_id}" if event.recording_id else ""
             label = f"{word}{what}" + (" (waiting)" if event.status == "queued" else "")
-            detail = _eta(event.eta_seconds) or (event.message or "")
+            detail = _eta(event.eta_seconds) or STAGE_WORDS.get(event.message or "", event.message or "")
             found.append(
                 Line(
                     f"job:{job_id}",

@@ -2,8 +2,8 @@
 
 Clicking a line (or Enter on it) plays from there; while playing, the line being spoken is marked
 and kept in view. F2 or a double-click edits a line: the edit is saved as a new version through
-app.edits and the raw words stay one toggle away ("Show raw words"). The side panel is the place
-for the recording's facts, corrections and connections once background consolidation exists.
+app.edits and the raw words stay one toggle away ("Show raw words"). Beside it, what background
+consolidation found in the note (ui/consolidation_view.py): facts, self-corrections, connections.
 """
 
 from __future__ import annotations
@@ -15,8 +15,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QDialogButtonBox,
-    QFrame,
-    QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -33,6 +31,7 @@ from app import recordings as recording_service
 from app.edits import SegmentVersion
 from app.library import Library
 from app.recordings import ACTIVE_STATUSES, Recording, Segment
+from ui.consolidation_view import LayersPanel
 from ui.format import duration, recording_title, short_date, status_text
 from ui.operations import Operations
 from ui.player import PlayerBar
@@ -69,6 +68,7 @@ class TranscriptTable(QTableView):
 class RecordingView(QWidget):
     back_requested = Signal()
     message = Signal(str)
+    open_requested = Signal(int, float)  # another recording, from a connection's quote
 
     def __init__(self, ops: Operations, library: Library, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -134,21 +134,17 @@ class RecordingView(QWidget):
         table.play_requested.connect(self.play_row)
         return table
 
-    def _make_side_panel(self) -> QGroupBox:
-        box = QGroupBox("Facts, corrections and connections")
-        box.setAccessibleName("Facts, corrections and connections of this note")
-        text = QTextBrowser()
-        text.setFrameShape(QFrame.Shape.NoFrame)
-        text.setAccessibleName("Facts, corrections and connections")
-        text.setHtml(
-            "<p>When background consolidation is available, this panel lists what this note "
-            "states (facts, each with its quote), the places where you corrected yourself, and "
-            "passages in other projects that relate to it.</p>"
-            "<p>Nothing is shown here until it exists: nothing is made up.</p>"
-        )
-        layout = QVBoxLayout(box)
-        layout.addWidget(text)
-        return box
+    def _make_side_panel(self) -> LayersPanel:
+        panel = LayersPanel(self.ops, self.library)
+        panel.open_requested.connect(self.on_layers_open_requested)
+        panel.message.connect(self.message.emit)
+        return panel
+
+    def on_layers_open_requested(self, recording_id: int, seconds: float) -> None:
+        if self.recording is not None and recording_id == self.recording.id:
+            self.go_to(seconds, play=self.player.path is not None)
+        else:
+            self.open_requested.emit(recording_id, seconds)
 
     def _layout(self) -> None:
         top = QHBoxLayout()
@@ -167,7 +163,7 @@ class RecordingView(QWidget):
         splitter.addWidget(centre)
         splitter.addWidget(self.side)
         splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 1)
+        splitter.setStretchFactor(1, 2)
         splitter.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
@@ -200,7 +196,10 @@ class RecordingView(QWidget):
         self.ops.query(read, finished=arrived, label="open recording")
 
     def show_loaded(self, recording: Recording, segments: list[Segment], audio: object) -> None:
-        same = self.recording is not None and self.recording.id == recording.id
+        previous = self.recording
+        same = previous is not None and previous.id == recording.id
+        if previous is None or not same or previous.status != recording.status:
+            self.side.show_recording(recording.id)  # new note, or its consolidation may have moved on
         self.recording = recording
         self.title.setText(recording_title(recording))
         self._show_meta(recording)

@@ -25,6 +25,8 @@ from PySide6.QtWidgets import (
 from app.library import Library
 from ui.ask_panel import AskPanel
 from ui.background import Background
+from ui.connections_page import ConnectionsPage
+from ui.digest_view import DigestPanel
 from ui.icons import app_icon
 from ui.importer import Importer
 from ui.jobs_panel import JobsPanel
@@ -35,7 +37,7 @@ from ui.recorder_control import RecorderControl
 from ui.recording_view import RecordingView
 from ui.search_page import SearchPage
 from ui.sidebar import ALL_PROJECTS, ProjectSidebar
-from ui.theme import colours, heading_font
+from ui.theme import heading_font
 from ui.timeline_model import TimelineModel
 from ui.timeline_view import TimelineView
 from ui.welcome import WelcomePage
@@ -47,6 +49,7 @@ SHORTCUTS = {
     "search": ("Search", "Ctrl+F"),
     "projects": ("Projects", "Ctrl+1"),
     "timeline": ("Timeline", "Ctrl+2"),
+    "connections": ("Connections", "Ctrl+3"),
     "import": ("Import files…", "Ctrl+I"),
     "play": ("Play or pause", "Ctrl+Space"),
     "settings": ("Settings", "Ctrl+,"),
@@ -54,22 +57,16 @@ SHORTCUTS = {
 
 
 class TimelinePage(QWidget):
-    def __init__(self, model: TimelineModel, parent: QWidget | None = None) -> None:
+    def __init__(self, model: TimelineModel, digest: DigestPanel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.heading = QLabel(ALL_PROJECTS)
         self.heading.setFont(heading_font(self.font(), scale=1.35))
         self.heading.setAccessibleName("Timeline of")
         self.summary = QLabel()
         self.summary.setAccessibleName("Timeline summary")
-        # The per-project digest's place: decisions, commitments and open questions, each a quote
-        # with a play button, come with background consolidation. Until then it says so, nothing more.
-        self.digest = QLabel(
-            "Digest of this project (decisions, commitments, open questions, each a quote you can "
-            "play): available once background consolidation is part of Verbatim."
-        )
-        self.digest.setWordWrap(True)
-        self.digest.setAccessibleName("Project digest")
-        self.digest.setStyleSheet(f"color: {colours().muted};")
+        # a project's digest (decisions, commitments, open questions) above its notes; the user
+        # sets the split, and "All projects" has no digest
+        self.digest = digest
         self.digest.hide()
         self.view = TimelineView()
         self.view.setModel(model)
@@ -77,12 +74,21 @@ class TimelinePage(QWidget):
         self.empty.setWordWrap(True)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.hide()
+        notes = QWidget()
+        notes_layout = QVBoxLayout(notes)
+        notes_layout.setContentsMargins(0, 0, 0, 0)
+        notes_layout.addWidget(self.summary)
+        notes_layout.addWidget(self.empty)
+        notes_layout.addWidget(self.view, 1)
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.addWidget(self.digest)
+        self.split.addWidget(notes)
+        self.split.setChildrenCollapsible(False)
+        self.split.setStretchFactor(0, 2)
+        self.split.setStretchFactor(1, 3)
         layout = QVBoxLayout(self)
         layout.addWidget(self.heading)
-        layout.addWidget(self.summary)
-        layout.addWidget(self.digest)
-        layout.addWidget(self.empty)
-        layout.addWidget(self.view, 1)
+        layout.addWidget(self.split, 1)
 
 
 class Shell(QMainWindow):
@@ -95,12 +101,14 @@ class Shell(QMainWindow):
         self.sidebar = ProjectSidebar(self.ops, library)
         self.projects = self.sidebar.projects  # the list widget, for tests and shortcuts
         self.timeline_model = TimelineModel(self.ops, library, self)
-        self.timeline = TimelinePage(self.timeline_model)
+        self.timeline = TimelinePage(self.timeline_model, DigestPanel(self.ops, library))
         self.recording_view = RecordingView(self.ops, library)
         self.search_page = SearchPage(self.ops, library)
+        self.connections_page = ConnectionsPage(self.ops, library)
         self.welcome = WelcomePage()
         self.stack = QStackedWidget()
-        for page in (self.welcome, self.timeline, self.recording_view, self.search_page):
+        pages = (self.welcome, self.timeline, self.recording_view, self.search_page, self.connections_page)
+        for page in pages:
             self.stack.addWidget(page)
         self.stack.setCurrentWidget(self.timeline)
         self.ask_panel = AskPanel(self.ops, library)

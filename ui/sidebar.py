@@ -90,6 +90,7 @@ def _muted(value: str) -> QColor:
 
 class ProjectSidebar(QWidget):
     project_selected = Signal(object)  # str | None (None: all projects)
+    connections_requested = Signal()  # the "Connections" button (Ctrl+3 does the same)
     projects_loaded = Signal(list)  # list[Project] (active ones), for pickers elsewhere
 
     def __init__(self, ops: Operations, library: Library, parent: QWidget | None = None) -> None:
@@ -118,12 +119,17 @@ class ProjectSidebar(QWidget):
         self.show_archived = QCheckBox("Show archived")
         self.show_archived.setAccessibleName("Show archived projects")
         self.show_archived.toggled.connect(lambda _on: self.refresh())
+        self.connections_button = QPushButton("Connections")
+        self.connections_button.setAccessibleName("Connections across projects")
+        self.connections_button.setToolTip("Connections across projects (Ctrl+3)")
+        self.connections_button.clicked.connect(self.connections_requested.emit)
         buttons = QHBoxLayout()
         buttons.addWidget(self.new_button)
         buttons.addWidget(self.archive_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.projects, 1)
+        layout.addWidget(self.connections_button)
         layout.addLayout(buttons)
         layout.addWidget(self.show_archived)
         self._loaded: list[Project] = []
@@ -135,6 +141,13 @@ class ProjectSidebar(QWidget):
         new_action.triggered.connect(self.start_new_project)
         self.addAction(new_action)
         self._add_all_item()
+
+    def set_new_connections(self, count: int) -> None:
+        """The badge: how many connections wait for a verdict."""
+        self.connections_button.setText(f"Connections · {count} new" if count else "Connections")
+        self.connections_button.setAccessibleName(
+            f"Connections across projects, {count} new" if count else "Connections across projects"
+        )
 
     # --- loading -----------------------------------------------------------------------------------
     def refresh(self) -> None:

@@ -23,6 +23,7 @@ from app.library import Library
 from app.projects import Project
 from app.readiness import Readiness, check_readiness
 from app.recordings import Recording
+from ui.consolidation_links import ConsolidationLinks
 from ui.errors import describe
 from ui.format import duration, short_date
 from ui.importer import importable, local_paths, summarise
@@ -47,6 +48,7 @@ class MainWindow(Shell):
         self._last_signature: tuple[object, ...] | None = None
         self.build_shell(library)
         self._connect()
+        self.consolidation_links = ConsolidationLinks(self)  # digest, note layers, connections
         self.setAcceptDrops(True)
         self.status_poll = QTimer(self)
         self.status_poll.setInterval(STATUS_POLL_MS)

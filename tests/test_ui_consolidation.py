@@ -1,0 +1,176 @@
+"""Consolidation in the window, on a real library: the consolidation corpus imported through the
+normal path and consolidated by the rules (no language model, to stay fast), then shown by the
+digest, the recording view's layers and the connections page; verdicts and assignments go through
+the services; the job worker consolidates a note stored while the window is open.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from app.consolidation import consolidate, list_connections, list_stretches
+from app.imports import import_corpus
+from app.library import Library
+from app.paths import DataDir
+from app.recordings import list_recordings
+from tests.conftest import MODELS_DIR, require_models
+from tests.consolidation_corpus import write_corpus
+from tests.ui_helpers import WAIT_MS, idle, note
+from tests.ui_helpers import write_corpus as write_notes
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A consolidated library, built once; each test works on its own copy."""
+    require_models()
+    root = tmp_path_factory.mktemp("consolidated") / "library"
+    with Library(DataDir(root, MODELS_DIR)) as library:
+        import_corpus(library, write_corpus(root.parent / "notes.jsonl"))
+        consolidate(library, use_model=False)
+    return root
+
+
+@contextmanager
+def _open(qtbot, template: Path, target: Path, *, background: bool) -> Iterator[Any]:  # type: ignore[no-untyped-def]
+    from ui.window import MainWindow
+
+    shutil.copytree(template, target)
+    library = Library(DataDir.resolve())
+    win = MainWindow(library, background=background)
+    qtbot.addWidget(win)
+    win.show()
+    idle(qtbot, win)
+    try:
+        yield win
+    finally:
+        win.close()
+        idle(qtbot, win)
+        library.close()
+
+
+@pytest.fixture
+def win(qtbot, template: Path, _isolated_library: Path) -> Iterator[Any]:  # type: ignore[no-untyped-def]
+    with _open(qtbot, template, _isolated_library, background=False) as window:
+        yield window
+
+
+def _rid(win: Any, title: str) -> int:
+    return next(r.id for r in list_recordings(win.library) if r.title == title)
+
+
+def _choose(win: Any, qtbot: Any, project: str) -> None:
+    win.sidebar.select_project(project)
+    qtbot.waitUntil(
+        lambda: win.timeline.digest.project == project and bool(win.timeline.digest.blocks), timeout=WAIT_MS
+    )
+    idle(qtbot, win)
+
+
+def test_the_digest_lists_stated_quotes_newest_first_and_plays_them(win, qtbot) -> None:  # type: ignore[no-untyped-def]
+    _choose(win, qtbot, "Linden Bakery")
+    digest = win.timeline.digest
+    assert digest.isVisible()
+    quotes = [b.quote.accessibleName() for b in digest.blocks]
+    assert "Stated: We agreed to use Square for the tills." in quotes  # a decision
+    assert "Stated: Do we need a food hygiene audit before the opening?" in quotes  # an open question
+    promise = next(b for b in digest.blocks if "promised Marta" in b.quote.text())
+    assert "Who:" in promise.quote.text()  # a commitment says who and by when
+    dates = [b.citation.place.spoken_at for b in digest.blocks if b.citation.place]
+    sections = "".join(d[:10] for d in dates)
+    assert "2026-03-05" in sections and "2026-02-10" in sections
+    for kind in ("decision", "commitment", "question"):  # newest first within each section
+        said = [i.spoken_at for i in digest.items if i.kind == kind]
+        assert said == sorted(said, reverse=True)
+    qtbot.mouseClick(promise.citation, Qt.MouseButton.LeftButton)
+    view = win.recording_view
+    assert win.stack.currentWidget() is view
+    qtbot.waitUntil(lambda: view.model.current_row is not None, timeout=WAIT_MS)
+    segment = view.model.segments[view.model.current_row]
+    assert "promised Marta" in segment.raw_text and segment.start == promise.citation.place.start
+    win.sidebar.select_project(None)  # "All projects" has no single digest
+    qtbot.waitUntil(lambda: not digest.isVisible(), timeout=WAIT_MS)
+
+
+def test_the_recording_view_shows_corrections_and_superseded_facts(win, qtbot) -> None:  # type: ignore[no-untyped-def]
+    rid = _rid(win, "Harbour App kickoff")
+    win.open_recording(rid)
+    side = win.recording_view.side
+    qtbot.waitUntil(lambda: bool(side.fact_blocks), timeout=WAIT_MS)
+    idle(qtbot, win)
+    launch = next(b for b in side.fact_blocks.values() if "20th of March" in b.heading.text())
+    assert "<s>Friday the 20th of March</s>" in launch.heading.text()
+    assert "replaced by <b>Friday the 27th of March</b> on 2 Mar 2026" in launch.heading.text()
+    assert launch.heading.accessibleName().startswith("Superseded")
+    wrong, right = side.correction_buttons[:2]
+    assert "Tuesday" in wrong.text() and "Wednesday the 4th of February" in right.text()
+    assert "taken back" in wrong.accessibleName() and "meant" in right.accessibleName()
+    qtbot.mouseClick(right, Qt.MouseButton.LeftButton)  # plays (here: marks) the line it was said in
+    view = win.recording_view
+    qtbot.waitUntil(lambda: view.model.current_row is not None, timeout=WAIT_MS)
+    assert "no, sorry" in view.model.segments[view.model.current_row].raw_text
+    assert view.recording is not None and view.recording.id == rid  # same note, no reload
+    assert side.cards and all("Inferred" in c.rationale.text() for c in side.cards)
+    assert side.stretch_buttons  # the Linden aside, with "Assign to Linden Bakery"
+    [(assign, _dismiss)] = side.stretch_buttons.values()
+    assert assign.text() == "Assign to Linden Bakery"
+
+
+def test_accepting_a_connection_stores_the_verdict_and_it_leaves_new(win, qtbot) -> None:  # type: ignore[no-untyped-def]
+    new = [c for c in list_connections(win.library) if c.verdict is None]
+    qtbot.waitUntil(lambda: f"{len(new)} new" in win.sidebar.connections_button.text(), timeout=WAIT_MS)
+    qtbot.keyClick(win, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
+    page = win.connections_page
+    assert win.stack.currentWidget() is page
+    qtbot.waitUntil(lambda: len(page.cards) == len(new), timeout=WAIT_MS)
+    later = [max(c.connection.a.spoken_at, c.connection.b.spoken_at) for c in page.cards]
+    assert later == sorted(later, reverse=True)  # newest first
+    card = next(c for c in page.cards if c.connection.kind == "person")
+    assert "Tomasz Wilk" in card.quotes[0].quote.text() and "Tomasz Wilk" in card.quotes[1].quote.text()
+    assert {q.citation.place.project for q in card.quotes} == {"Harbour App", "Linden Bakery"}
+    chosen = card.connection.id
+    qtbot.mouseClick(card.accept_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: chosen not in [c.connection.id for c in page.cards], timeout=WAIT_MS)
+    idle(qtbot, win)
+    stored = next(c for c in list_connections(win.library) if c.id == chosen)
+    assert stored.verdict == "accepted"
+    assert f"{len(new) - 1} new" in win.sidebar.connections_button.text() or len(new) == 1
+
+
+def test_assigning_a_stretch_links_it(win, qtbot) -> None:  # type: ignore[no-untyped-def]
+    rid = _rid(win, "Harbour App kickoff")
+    win.open_recording(rid)
+    side = win.recording_view.side
+    qtbot.waitUntil(lambda: bool(side.stretch_buttons), timeout=WAIT_MS)
+    [(stretch_id, (assign, _dismiss))] = side.stretch_buttons.items()
+    qtbot.mouseClick(assign, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not side.stretch_buttons and "Linked" in win.status_label.text(), timeout=WAIT_MS)
+    [stretch] = list_stretches(win.library, recording_id=rid)
+    assert stretch.id == stretch_id and stretch.status == "assigned" and stretch.project == "Linden Bakery"
+
+
+@pytest.mark.slow
+def test_a_stored_note_is_consolidated_in_the_background(qtbot, template, _isolated_library) -> None:  # type: ignore[no-untyped-def]
+    """The app queues consolidation after a note is stored, shows it with its stage, then redraws."""
+    with _open(qtbot, template, _isolated_library, background=True) as win:
+        seen: list[str] = []
+        win.jobs_panel.events.arrived.connect(
+            lambda _e: seen.extend(f"{line.label} · {line.detail}" for line in win.jobs_panel.lines())
+        )
+        _choose(win, qtbot, "Linden Bakery")
+        before = len(win.timeline.digest.items)
+        path = write_notes(
+            _isolated_library.parent / "later.jsonl",
+            [note("linden:3", "Linden Bakery", "2026-03-12T09:00:00", ["We decided to keep the old oven."])],
+        )
+        win.import_paths([path])
+        qtbot.waitUntil(lambda: len(win.timeline.digest.items) > before, timeout=120_000)
+        assert any(s.startswith("Consolidating note") and "· " in s for s in seen), seen
+        newest = win.timeline.digest.items[0]
+        assert newest.quote == "We decided to keep the old oven." and newest.kind == "decision"

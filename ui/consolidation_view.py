@@ -1,0 +1,237 @@
+"""Beside a recording's transcript: what background consolidation found in it.
+
+- Facts, each with its quote; a superseded one is struck through and muted, with what replaced it
+  and when ("replaced by Postgres on 2 Mar 2026, 10:00"). Both stay: nothing is deleted.
+- Self-corrections: the words taken back → the words meant, each a button to that moment.
+- Connections to other projects: both quotes, the rationale labelled "inferred", Accept / Dismiss.
+- Stretches about another project: "Assign to PROJECT" links it (the recording stays whole) or Dismiss.
+
+Reads through app.consolidation_views; verdicts and assignments go through app.consolidation as
+changes, so every view that shows them redraws ({"connections"} / {"consolidation"}).
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+
+from app import consolidation as consolidation_service
+from app import consolidation_views as views
+from app.consolidation_views import Fact, RecordingPanel, StoredCorrection, Stretch
+from app.library import Library
+from ui.consolidation_widgets import ConnectionCard, QuoteBlock, card_frame, muted_label, section_heading
+from ui.format import clock, short_date
+from ui.operations import Operations
+from ui.passages import Place
+from ui.theme import colours
+
+STATUS = {
+    "consolidated": "Consolidated: facts, self-corrections and connections of this note.",
+    "partial": "Being consolidated in the background…",
+    "pending": "Not consolidated yet: it happens in the background once the note is transcribed.",
+}
+
+
+def fact_place(fact: Fact) -> Place:
+    return Place(fact.project, fact.recording_id, fact.spoken_at, fact.start, fact.end)
+
+
+def replaced_text(fact: Fact, successor: Fact | None) -> str:
+    when = short_date(fact.valid_until) or "later"
+    if successor is None:
+        return f"replaced on {when}"
+    return f"replaced by <b>{escape(successor.value)}</b> on {when}"
+
+
+class LayersPanel(QScrollArea):
+    open_requested = Signal(int, float)  # a recording (this one or another) at a second
+    message = Signal(str)
+
+    def __init__(self, ops: Operations, library: Library, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ops = ops
+        self.library = library
+        self.recording_id: int | None = None
+        self.panel: RecordingPanel | None = None
+        self.fact_blocks: dict[int, QuoteBlock] = {}
+        self.correction_buttons: list[QPushButton] = []
+        self.cards: list[ConnectionCard] = []
+        self.stretch_buttons: dict[int, tuple[QPushButton, QPushButton]] = {}
+        self._generation = 0
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setAccessibleName("Facts, corrections and connections of this note")
+        self.body = QWidget()
+        self.body_layout = QVBoxLayout(self.body)
+        self.body_layout.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.status = muted_label("")
+        self.status.setAccessibleName("Consolidation of this note")
+        self.body_layout.addWidget(self.status)
+        self.setWidget(self.body)
+
+    # --- loading ----------------------------------------------------------------------------------
+    def show_recording(self, recording_id: int) -> None:
+        self.recording_id = recording_id
+        self._generation += 1
+        generation = self._generation
+
+        def arrived(panel: RecordingPanel) -> None:
+            if generation == self._generation:
+                self.show_panel(panel)
+
+        self.ops.query(
+            lambda: views.recording_panel(self.library, recording_id), finished=arrived, label="note layers"
+        )
+
+    def reload(self) -> None:
+        if self.recording_id is not None:
+            self.show_recording(self.recording_id)
+
+    # --- drawing ----------------------------------------------------------------------------------
+    def show_panel(self, panel: RecordingPanel) -> None:
+        self.panel = panel
+        self._clear()
+        layers = panel.layers
+        self.status.setText(STATUS.get(layers.status, layers.status))
+        stretches = [s for s in layers.stretches if s.status != "dismissed"]
+        if stretches:
+            self._add(section_heading(f"About another project ({len(stretches)})"))
+            for stretch in stretches:
+                self._add(self._stretch_card(stretch))
+        self._add(section_heading(f"Facts ({len(layers.facts)})"))
+        for fact in layers.facts:
+            self._add(self._fact_block(fact, panel.replaced_by.get(fact.id)))
+        if not layers.facts:
+            self._add(muted_label("No facts found in this note yet."))
+        self._add(section_heading(f"Self-corrections ({len(layers.corrections)})"))
+        for correction in layers.corrections:
+            self._add(self._correction_row(correction, panel.segment_starts))
+        if not layers.corrections:
+            self._add(muted_label("You did not correct yourself in this note."))
+        self._add(section_heading(f"Connections ({len(layers.connections)})"))
+        for connection in layers.connections:
+            card = ConnectionCard(connection)
+            card.open_requested.connect(self.open_requested.emit)
+            card.verdict_requested.connect(self.give_verdict)
+            self.cards.append(card)
+            self._add(card)
+        if not layers.connections:
+            self._add(muted_label("No passage in another project relates to this note yet."))
+
+    def _fact_block(self, fact: Fact, successor: Fact | None) -> QuoteBlock:
+        c = colours()
+        value = escape(fact.value)
+        head = f"<b>{escape(fact.attribute)}</b>: " + (f"<s>{value}</s>" if not fact.current else value)
+        if not fact.current:
+            head += f"<br><span style='color:{c.muted}'>{replaced_text(fact, successor)}</span>"
+        elif fact.replaced:
+            head += f" <span style='color:{c.muted}'>(current: it replaced an earlier value)</span>"
+        if fact.correction_id is not None:
+            head += f" <span style='color:{c.muted}'>(as corrected)</span>"
+        block = QuoteBlock(fact_place(fact), fact.quote, heading=head, muted=not fact.current)
+        if not fact.current:
+            block.heading.setAccessibleName(f"Superseded: {fact.attribute} {fact.value}")
+        block.open_requested.connect(self.open_requested.emit)
+        self.fact_blocks[fact.id] = block
+        return block
+
+    def _correction_row(self, correction: StoredCorrection, starts: dict[int, float]) -> QWidget:
+        row = QWidget()
+        layout = QHBoxLayout(row)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for text, segment_id, mark in (
+            (correction.wrong_text, correction.wrong_segment_id, "✗"),
+            (correction.right_text, correction.right_segment_id, "✓"),
+        ):
+            seconds = starts.get(segment_id, 0.0)
+            button = QPushButton(f"{mark} “{text}” · {clock(seconds)}")
+            button.setFlat(True)
+            button.setStyleSheet("text-align: left; padding: 2px 4px;")
+            button.setToolTip(f"Play from {clock(seconds)}")
+            said = "taken back" if mark == "✗" else "meant"
+            button.setAccessibleName(f"Words {said}: {text}, at {clock(seconds)}")
+            button.clicked.connect(
+                lambda _c=False, s=seconds: self.open_requested.emit(correction.recording_id, s)
+            )
+            self.correction_buttons.append(button)
+            layout.addWidget(button)
+            if mark == "✗":
+                layout.addWidget(QLabel("→"))
+        layout.addStretch(1)
+        return row
+
+    def _stretch_card(self, stretch: Stretch) -> QFrame:
+        card = QFrame()
+        card_frame(card)
+        layout = QVBoxLayout(card)
+        layout.setContentsMargins(10, 6, 10, 6)
+        when = f"{clock(stretch.start)}–{clock(stretch.end)}"
+        state = "linked to" if stretch.status == "assigned" else "probably about"
+        head = QLabel(f"<b>{when}</b> · {state} <b>{escape(stretch.project)}</b>")
+        head.setTextFormat(Qt.TextFormat.RichText)
+        head.setWordWrap(True)
+        layout.addWidget(head)
+        excerpt = stretch.text if len(stretch.text) <= 220 else stretch.text[:220].rsplit(" ", 1)[0] + "…"
+        words = QLabel(f"“{escape(excerpt)}”")
+        words.setWordWrap(True)
+        words.setAccessibleName(f"Stated: {excerpt}")
+        layout.addWidget(words)
+        play = QPushButton(f"▶ Play from {clock(stretch.start)}")
+        play.setAccessibleName(f"Play the stretch from {clock(stretch.start)}")
+        play.clicked.connect(lambda: self.open_requested.emit(stretch.recording_id, stretch.start))
+        row = QHBoxLayout()
+        row.addWidget(play)
+        row.addStretch(1)
+        if stretch.status != "assigned":
+            assign = QPushButton(f"Assign to {stretch.project}")
+            assign.setAccessibleName(f"Link this stretch to {stretch.project}")
+            assign.clicked.connect(lambda: self.assign_stretch(stretch.id))
+            dismiss = QPushButton("Dismiss")
+            dismiss.setAccessibleName("This stretch belongs to this note's project")
+            dismiss.clicked.connect(lambda: self.dismiss_stretch(stretch.id))
+            row.addWidget(assign)
+            row.addWidget(dismiss)
+            self.stretch_buttons[stretch.id] = (assign, dismiss)
+        layout.addLayout(row)
+        return card
+
+    def _add(self, widget: QWidget) -> None:
+        self.body_layout.addWidget(widget)
+
+    def _clear(self) -> None:
+        self.fact_blocks, self.correction_buttons, self.cards, self.stretch_buttons = {}, [], [], {}
+        while self.body_layout.count() > 1:  # the status line stays
+            entry = self.body_layout.takeAt(1)
+            widget = entry.widget() if entry is not None else None
+            if widget is not None:
+                widget.setParent(None)
+                widget.deleteLater()
+
+    # --- decisions --------------------------------------------------------------------------------
+    def give_verdict(self, connection_id: int, verdict: str) -> None:
+        for card in self.cards:
+            if card.connection.id == connection_id:
+                card.set_busy()
+        self.ops.change(
+            lambda: consolidation_service.connection_verdict(self.library, connection_id, verdict),
+            changes={"connections"},
+            finished=lambda c: self.message.emit(f"Connection {c.verdict}."),
+            label="connection verdict",
+        )
+
+    def assign_stretch(self, stretch_id: int) -> None:
+        self.ops.change(
+            lambda: consolidation_service.assign_stretch(self.library, stretch_id),
+            changes={"consolidation", "connections"},
+            finished=lambda s: self.message.emit(f"Linked to {s.project}; the note stays whole."),
+            label="assign stretch",
+        )
+
+    def dismiss_stretch(self, stretch_id: int) -> None:
+        self.ops.change(
+            lambda: consolidation_service.dismiss_stretch(self.library, stretch_id),
+            changes={"consolidation", "connections"},
+            label="dismiss stretch",
+        )
