@@ -120,6 +120,7 @@ def _kind(name: str) -> _Kind | None:
 
 
 def _load_runners() -> None:
+    import app.backup_daily
     import app.consolidation
     import app.transcription  # noqa: F401  (registers "transcribe")
 

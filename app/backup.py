@@ -1,0 +1,349 @@
+"""Backups: one file holding a whole library, and the check that reads it back.
+
+A backup is a ZIP archive (`.verbatim-backup`). ZIP rather than tar because a member can be stored
+as is or deflated one by one (audio is already compressed: stored; the database and JSON compress
+several times over: deflated), because its central directory lets a reader check the manifest and
+each member without unpacking anything, because a file cut short has no central directory and is
+refused as a whole, and because every system opens one without Verbatim.
+
+Members:
+- `verbatim.db`: an online SQLite backup of the database (consistent while the app writes);
+- `settings.json`, when the library has one;
+- `audio/...` and `recording/...`: every audio file and every recording in progress, at the same
+  paths relative to the data folder as in the library (the database refers to them that way);
+- `manifest.json` (last): format and app version, schema version, when it was made, counts of
+  projects, recordings and segments, and the size and sha256 of every other member.
+
+The archive is written under a hidden temporary name in the target folder, synced, then renamed:
+a crash or a full disk never leaves a file under the real name that looks like a backup.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import time
+import uuid
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path, PurePosixPath
+from typing import IO, Any
+
+from app import __version__
+from app.library import Library
+from memory import backup as store_backup
+from models.errors import CancelledError, InputError, StoreError
+
+log = logging.getLogger(__name__)
+
+FORMAT = "verbatim-backup"
+FORMAT_VERSION = 1
+EXTENSION = ".verbatim-backup"
+MANIFEST = "manifest.json"
+DATABASE = "verbatim.db"
+SETTINGS = "settings.json"
+FILE_FOLDERS = ("audio", "recording")  # copied whole, at their paths in the data folder
+BLOCK = 1 << 20
+
+Progress = Callable[[int, int], None]  # (bytes done, bytes in all)
+Cancelled = Callable[[], bool]
+
+
+@dataclass
+class Member:
+    name: str
+    size: int
+    sha256: str
+
+
+@dataclass
+class BackupReport:
+    path: str
+    bytes: int
+    seconds: float
+    counts: dict[str, int]
+    schema_version: int
+    members: int
+    missing_audio: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def create_backup(
+    library: Library,
+    out: Path,
+    *,
+    force: bool = False,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> BackupReport:
+    """Write a backup of `library` to `out`; an existing file is replaced only with `force`."""
+    started = time.monotonic()
+    out = _check_target(library, Path(out).expanduser().absolute(), force=force)
+    partial = out.with_name(f".{out.name}.{uuid.uuid4().hex[:8]}.partial")
+    try:
+        with tempfile.TemporaryDirectory(dir=out.parent, prefix=".verbatim-backup-") as scratch:
+            database = Path(scratch) / DATABASE
+            store_backup.copy_database(library.store, database)
+            manifest = _write_archive(library, database, partial, progress, cancelled)
+        store_backup.fsync_file(partial)
+        os.replace(partial, out)
+        _fsync_folder(out.parent)
+    except OSError as exc:
+        raise StoreError(
+            f"cannot write the backup {out}: {exc.strerror or exc}", fix=_space_fix(exc)
+        ) from exc
+    finally:
+        partial.unlink(missing_ok=True)
+    log.info("backup written: %s (%d bytes)", out.name, out.stat().st_size)
+    return BackupReport(
+        str(out),
+        out.stat().st_size,
+        round(time.monotonic() - started, 3),
+        manifest["counts"],
+        manifest["schema_version"],
+        len(manifest["members"]),
+        manifest["missing_audio"],
+    )
+
+
+def _check_target(library: Library, out: Path, *, force: bool) -> Path:
+    root = library.data_dir.root.resolve()
+    resolved = out.resolve()
+    for folder in FILE_FOLDERS:
+        if resolved.is_relative_to(root / folder):
+            raise InputError(f"a backup cannot be written inside the library's {folder} folder: {out}")
+    if resolved.is_dir():
+        raise InputError(f"{out} is a folder", fix=f"name a file, e.g. {out / ('verbatim' + EXTENSION)}")
+    if resolved.exists() and not force:
+        raise InputError(f"{out} already exists", fix="choose another name, or add --force to replace it")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def _space_fix(exc: OSError) -> str | None:
+    return "free some disk space or choose another folder" if exc.errno == 28 else None
+
+
+def library_files(library: Library) -> Iterator[tuple[str, Path]]:
+    """(member name, path) of every audio file and recording in progress; temporaries left out."""
+    root = library.data_dir.root
+    for folder in FILE_FOLDERS:
+        base = root / folder
+        if not base.is_dir():
+            continue
+        for path in sorted(base.rglob("*")):
+            relative = path.relative_to(root)
+            if path.is_file() and not any(part.startswith(".") for part in relative.parts):
+                yield relative.as_posix(), path
+
+
+def _write_archive(
+    library: Library, database: Path, partial: Path, progress: Progress | None, cancelled: Cancelled | None
+) -> dict[str, Any]:
+    files = [(DATABASE, database, zipfile.ZIP_DEFLATED)]
+    if library.data_dir.settings_path.is_file():
+        files.append((SETTINGS, library.data_dir.settings_path, zipfile.ZIP_DEFLATED))
+    files += [(name, path, zipfile.ZIP_STORED) for name, path in library_files(library)]
+    total, done = sum(path.stat().st_size for _, path, _ in files), 0
+    members = []
+    with zipfile.ZipFile(partial, "w", allowZip64=True) as archive:
+        for name, path, method in files:
+            if cancelled is not None and cancelled():
+                raise CancelledError("the backup was cancelled; nothing was written")
+            member = _add_file(archive, name, path, method)
+            members.append(member)
+            done += member.size
+            if progress is not None:
+                progress(done, total)
+        manifest = _manifest(library, database, members)
+        archive.writestr(
+            MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", zipfile.ZIP_DEFLATED
+        )
+    return manifest
+
+
+def _add_file(archive: zipfile.ZipFile, name: str, path: Path, method: int) -> Member:
+    info = zipfile.ZipInfo(name, date_time=_zip_time(path))
+    info.compress_type = method
+    info.external_attr = 0o600 << 16
+    digest, size = hashlib.sha256(), 0
+    with (
+        path.open("rb") as source,
+        archive.open(info, "w", force_zip64=path.stat().st_size > 1 << 30) as target,
+    ):
+        while block := source.read(BLOCK):
+            digest.update(block)
+            target.write(block)
+            size += len(block)
+    return Member(name, size, digest.hexdigest())
+
+
+def _zip_time(path: Path) -> tuple[int, int, int, int, int, int]:
+    stamp = datetime.fromtimestamp(max(path.stat().st_mtime, 315_532_800))  # ZIP starts in 1980
+    return (stamp.year, stamp.month, stamp.day, stamp.hour, stamp.minute, stamp.second)
+
+
+def _manifest(library: Library, database: Path, members: list[Member]) -> dict[str, Any]:
+    copied = store_backup.inspect_database(database)
+    names = {m.name for m in members}
+    missing = [
+        r["id"] for r in _recordings_with_audio(library) if r["audio_path"] and r["audio_path"] not in names
+    ]
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "app_version": __version__,
+        "schema_version": copied["schema_version"],
+        "created_at": datetime.now(UTC).replace(microsecond=0).isoformat(),
+        "counts": copied["counts"],
+        "missing_audio": missing,
+        "members": [asdict(m) for m in members],
+    }
+
+
+def _recordings_with_audio(library: Library) -> list[dict[str, Any]]:
+    from app.recordings import list_recordings
+
+    return [{"id": r.id, "audio_path": r.audio_path} for r in list_recordings(library) if r.audio_path]
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# --- reading a backup ------------------------------------------------------------------------------
+def open_archive(path: Path) -> zipfile.ZipFile:
+    if not path.is_file():
+        raise InputError(f"no backup at {path}")
+    try:
+        return zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise InputError(
+            f"{path.name} is not a readable Verbatim backup ({exc})",
+            fix="the file may be cut short or damaged; use another backup",
+        ) from exc
+
+
+def read_manifest(archive: zipfile.ZipFile, label: str) -> dict[str, Any]:
+    try:
+        manifest = json.loads(archive.read(MANIFEST))
+    except KeyError as exc:
+        raise InputError(f"{label} is not a Verbatim backup: it has no {MANIFEST}") from exc
+    except (ValueError, zipfile.BadZipFile, zlib.error) as exc:
+        raise InputError(f"{label}: {MANIFEST} is damaged ({exc})", fix="use another backup") from exc
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise InputError(f"{label} is not a Verbatim backup (unknown manifest format)")
+    if int(manifest.get("format_version", 0)) > FORMAT_VERSION:
+        raise InputError(
+            f"{label} was made by a newer Verbatim (backup format {manifest['format_version']})",
+            fix="update Verbatim to restore it",
+        )
+    newest = store_backup.newest_known_schema()
+    if int(manifest.get("schema_version", 0)) > newest:
+        raise StoreError(
+            f"{label} holds a library written by a newer Verbatim (schema {manifest['schema_version']},"
+            f" this version knows up to {newest})",
+            fix="update Verbatim to restore it; nothing was changed",
+        )
+    return manifest
+
+
+def safe_member_name(name: str) -> bool:
+    """A relative POSIX path inside the library: no absolute path, drive, backslash or `..`."""
+    path = PurePosixPath(name)
+    return (
+        bool(name)
+        and "\\" not in name
+        and ":" not in name
+        and not path.is_absolute()
+        and ".." not in path.parts
+        and (name in (DATABASE, SETTINGS) or path.parts[0] in FILE_FOLDERS)
+    )
+
+
+def verify_backup(path: Path, *, progress: Progress | None = None) -> dict[str, Any]:
+    """Check every member's sha256 against the manifest; returns the manifest, or raises naming the
+    first bad member. Nothing is written."""
+    label = path.name
+    with open_archive(path) as archive:
+        manifest = read_manifest(archive, label)
+        members = [Member(**m) for m in manifest.get("members", [])]
+        expected = {m.name for m in members}
+        extra = sorted(set(archive.namelist()) - expected - {MANIFEST})
+        if extra:
+            raise InputError(f"{label} holds a member the manifest does not list: {extra[0]}")
+        if DATABASE not in expected:
+            raise InputError(f"{label} has no database ({DATABASE})")
+        total, done = sum(m.size for m in members), 0
+        for member in members:
+            if not safe_member_name(member.name):
+                raise InputError(f"{label} holds an unsafe member name: {member.name!r}")
+            with _open_member(archive, member, label) as handle:
+                digest, size = _hash_stream(handle, member, label)
+            if size != member.size or digest != member.sha256:
+                raise InputError(
+                    f"{label} is damaged: {member.name} does not match its checksum",
+                    fix="nothing was restored; use another backup",
+                )
+            done += size
+            if progress is not None:
+                progress(done, total)
+    return manifest
+
+
+def _open_member(archive: zipfile.ZipFile, member: Member, label: str) -> IO[bytes]:
+    try:
+        return archive.open(member.name)
+    except KeyError as exc:
+        raise InputError(f"{label} is damaged: {member.name} is missing", fix="use another backup") from exc
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise InputError(f"{label} is damaged: {member.name} ({exc})", fix="use another backup") from exc
+
+
+def _hash_stream(handle: IO[bytes], member: Member, label: str) -> tuple[str, int]:
+    digest, size = hashlib.sha256(), 0
+    try:
+        while block := handle.read(BLOCK):
+            digest.update(block)
+            size += len(block)
+    except (zipfile.BadZipFile, zlib.error, OSError, EOFError) as exc:
+        raise InputError(
+            f"{label} is damaged: {member.name} cannot be read ({exc})",
+            fix="nothing was restored; use another backup",
+        ) from exc
+    return digest.hexdigest(), size
+
+
+def extract_member(archive: zipfile.ZipFile, member: Member, target: Path, label: str) -> None:
+    """One member to `target` (checked again on the way: the file may change after the check)."""
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    digest = hashlib.sha256()
+    with _open_member(archive, member, label) as source, target.open("wb") as out:
+        try:
+            while block := source.read(BLOCK):
+                digest.update(block)
+                out.write(block)
+        except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+            raise InputError(f"{label} is damaged: {member.name} cannot be read ({exc})") from exc
+        out.flush()
+        os.fsync(out.fileno())
+    if digest.hexdigest() != member.sha256:
+        raise InputError(f"{label} changed while it was restored: {member.name} does not match its checksum")
+    os.chmod(target, 0o600)

@@ -1,0 +1,111 @@
+"""Daily backups: `backups/daily-YYYY-MM-DD.verbatim-backup` in the data folder, the newest N kept.
+
+At most one a day, made on the background job worker (a "backup" job, with progress and cancel in
+the jobs panel) when it has nothing else to do, so it never delays start-up or a transcription.
+The setting `daily_backups_keep` (default 7) is how many are kept; 0 turns them off. An
+interrupted or failed daily backup leaves no file under the real name and is tried again at the
+next start. `verbatim backup --daily` makes today's at once (for a scheduler).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from datetime import date
+from pathlib import Path
+
+from app.backup import EXTENSION, BackupReport, create_backup
+from app.jobs import JobContext, enqueue, register_feeder, register_runner
+from app.library import Library
+from memory import jobs as store_jobs
+from memory import recordings as store_recordings
+from memory.jobs import Job
+
+log = logging.getLogger(__name__)
+
+KIND = "backup"
+PREFIX = "daily-"
+STALE_PARTIAL_SECONDS = 24 * 3600
+_DAILY = re.compile(rf"^{PREFIX}(\d{{4}}-\d{{2}}-\d{{2}}){re.escape(EXTENSION)}$")
+
+_attempted: dict[str, date] = {}  # data folder -> the day a daily backup was last queued here
+_attempted_lock = threading.Lock()
+
+
+def daily_path(library: Library, day: date | None = None) -> Path:
+    day = day or date.today()
+    return library.data_dir.backups_dir / f"{PREFIX}{day.isoformat()}{EXTENSION}"
+
+
+def daily_backups(library: Library) -> list[Path]:
+    """The daily backups in the backups folder, oldest first."""
+    folder = library.data_dir.backups_dir
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if _DAILY.match(p.name))
+
+
+def rotate(library: Library, keep: int) -> list[Path]:
+    """Remove all but the newest `keep` daily backups (and day-old partial files); returns the removed."""
+    found = daily_backups(library)
+    removed = found[: max(0, len(found) - max(keep, 1))]
+    for path in removed:
+        path.unlink(missing_ok=True)
+        log.info("removed the old daily backup %s", path.name)
+    folder = library.data_dir.backups_dir
+    if folder.is_dir():
+        for partial in folder.glob(".*.partial"):
+            if time.time() - partial.stat().st_mtime > STALE_PARTIAL_SECONDS:
+                partial.unlink(missing_ok=True)
+    return removed
+
+
+def due(library: Library, day: date | None = None) -> bool:
+    """Daily backups are on, today's is not made yet, and there is something to back up."""
+    if library.settings.daily_backups_keep <= 0 or daily_path(library, day).exists():
+        return False
+    return bool(store_recordings.list_recordings(library.store, limit=1))
+
+
+def make_daily_backup(
+    library: Library, *, day: date | None = None, job_context: JobContext | None = None
+) -> BackupReport | None:
+    """Today's daily backup (None when it exists already or daily backups are off), then rotation."""
+    keep = library.settings.daily_backups_keep
+    if keep <= 0 or daily_path(library, day).exists():
+        return None
+    context = job_context
+    report = create_backup(
+        library,
+        daily_path(library, day),
+        progress=(lambda done, total: context.report(done / max(total, 1))) if context else None,
+        cancelled=context.cancelled if context else None,
+    )
+    rotate(library, keep)
+    return report
+
+
+def enqueue_daily(library: Library) -> int | None:
+    """The job worker's feeder: queue today's backup once, when no other job is waiting."""
+    key, today = str(library.data_dir.root), date.today()
+    with _attempted_lock:
+        if _attempted.get(key) == today:
+            return None
+    if store_jobs.list_jobs(library.store, statuses=store_jobs.OPEN, limit=1) or not due(library, today):
+        return None
+    with _attempted_lock:
+        _attempted[key] = today
+    return enqueue(library, KIND)
+
+
+def _run_job(library: Library, job: Job, context: JobContext) -> str:
+    report = make_daily_backup(library, job_context=context)
+    if report is None:
+        return "today's backup was already made"
+    return f"{Path(report.path).name}: {report.bytes / 1e6:.1f} MB"
+
+
+register_runner(KIND, _run_job)
+register_feeder(KIND, enqueue_daily)

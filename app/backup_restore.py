@@ -1,0 +1,165 @@
+"""Restore a backup into a data folder.
+
+Order, so that a bad backup or a crash never costs the library that is there:
+1. every member's checksum is verified against the manifest (a damaged backup is refused naming
+   the bad member, and nothing is touched); a backup of a newer schema is refused;
+2. a library that holds anything (projects, recordings or audio) is only replaced with `force`;
+3. the members are unpacked into a hidden folder beside the library and the database is checked;
+4. the current library's files (database with its WAL, settings, audio, recordings in progress)
+   move aside into `backups/replaced-YYYY-MM-DD-HHMMSS/` (moved, never deleted), and the restored
+   files move into place; models and logs stay where they are.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import time
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from app.backup import (
+    DATABASE,
+    FILE_FOLDERS,
+    SETTINGS,
+    Member,
+    Progress,
+    extract_member,
+    open_archive,
+    verify_backup,
+)
+from app.library import Library
+from app.paths import DataDir
+from memory import backup as store_backup
+from models.errors import InputError, StoreError, VerbatimError
+
+log = logging.getLogger(__name__)
+
+# What makes a library, besides models and logs (which a restore leaves alone).
+LIBRARY_ITEMS = (
+    DATABASE,
+    f"{DATABASE}-wal",
+    f"{DATABASE}-shm",
+    f"{DATABASE}-journal",
+    SETTINGS,
+    *FILE_FOLDERS,
+)
+
+
+@dataclass
+class RestoreReport:
+    backup: str
+    target: str
+    counts: dict[str, int]
+    schema_version: int
+    members: int
+    set_aside: str | None
+    migrated_to: int | None  # the schema the restore brought an older backup up to
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def holds_data(root: Path) -> bool:
+    """True when the folder has a library with anything in it (projects, recordings, audio)."""
+    for folder in FILE_FOLDERS:
+        base = root / folder
+        if base.is_dir() and any(p.is_file() and not p.name.startswith(".") for p in base.rglob("*")):
+            return True
+    database = root / DATABASE
+    if not database.exists():
+        return False
+    try:
+        found = store_backup.inspect_database(database)
+    except VerbatimError:
+        return True  # unreadable is not empty: it may be all someone has
+    return not found["library"] or any(found["counts"].values())
+
+
+def restore_backup(
+    path: Path, target: Path, *, force: bool = False, progress: Progress | None = None
+) -> RestoreReport:
+    started = time.monotonic()
+    path = Path(path).expanduser().absolute()
+    manifest = verify_backup(path, progress=progress)
+    root = Path(target).expanduser().absolute()
+    if root.exists() and not root.is_dir():
+        raise InputError(f"{root} is a file, not a library folder")
+    if holds_data(root) and not force:
+        raise InputError(
+            f"{root} already holds a library",
+            fix="restore into an empty folder with --into DIR, or add --force"
+            " (the current library is kept aside in its backups folder)",
+        )
+    root.mkdir(parents=True, exist_ok=True, mode=0o700)
+    stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
+    staging = root / f".restoring-{stamp}"
+    members = [Member(**m) for m in manifest["members"]]
+    try:
+        _unpack(path, members, staging)
+        aside = _set_aside(root, stamp)
+        _move_in(staging, root)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    schema, counts = _open_restored(root)
+    migrated_to = schema if schema != int(manifest["schema_version"]) else None
+    if counts != manifest["counts"]:
+        raise StoreError(
+            f"the restored library holds {counts}, the backup's manifest says {manifest['counts']}"
+        )
+    return RestoreReport(
+        str(path),
+        str(root),
+        counts,
+        int(manifest["schema_version"]),
+        len(members),
+        str(aside) if aside else None,
+        migrated_to,
+        round(time.monotonic() - started, 3),
+    )
+
+
+def _unpack(path: Path, members: list[Member], staging: Path) -> None:
+    staging.mkdir(mode=0o700)
+    with open_archive(path) as archive:
+        for member in members:
+            extract_member(archive, member, staging / member.name, path.name)
+    found = store_backup.inspect_database(staging / DATABASE)
+    if found["integrity"] != "ok" or not found["library"]:
+        raise InputError(f"{path.name}: the database in the backup fails its integrity check")
+
+
+def _set_aside(root: Path, stamp: str) -> Path | None:
+    present = [name for name in LIBRARY_ITEMS if (root / name).exists()]
+    if not present:
+        return None
+    aside = DataDir(root).backups_dir / f"replaced-{stamp}"
+    aside.mkdir(parents=True, mode=0o700)
+    # The database last out (and first in, below): its WAL must never sit beside another database.
+    for name in sorted(present, key=lambda n: n == DATABASE):
+        os.replace(root / name, aside / name)
+    log.info("the library that was in %s is kept in %s", root, aside)
+    return aside
+
+
+def _move_in(staging: Path, root: Path) -> None:
+    names = sorted(os.listdir(staging), key=lambda n: n != DATABASE)
+    for name in names:
+        os.replace(staging / name, root / name)
+    for folder in FILE_FOLDERS:
+        (root / folder).mkdir(exist_ok=True, mode=0o700)
+
+
+def _open_restored(root: Path) -> tuple[int, dict[str, int]]:
+    """Open the restored library as the app would (an older schema is migrated here) and count it."""
+    with Library(DataDir(root)) as library:
+        schema = store_backup.schema_version(library.store)
+        counts = store_backup.library_counts(library.store)
+        integrity = library.store.integrity_check()
+    if integrity != "ok":
+        raise StoreError(f"the restored database fails its integrity check: {integrity}")
+    return schema, counts

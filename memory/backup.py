@@ -1,0 +1,168 @@
+"""The database side of backups and exports: an online copy, counts, row dumps and fingerprints.
+
+`copy_database` uses SQLite's online backup API through the store's own connection, so the copy is
+one consistent state of the library even while the app keeps writing (a write through the same
+connection is carried into the copy; SQLite restarts the copy if another process writes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import apsw
+
+from memory.store import Store, _migrations
+from models.errors import InputError, StoreError
+
+PAGES_PER_STEP = 256  # ~1 MB at 4 KiB pages: progress moves, writers are not starved
+
+# What a JSON export holds: what was said and what the user decided, not what can be rebuilt
+# (chunks, embeddings, vectors and the FTS index are derived; jobs, llm_calls and seen_files are logs).
+EXPORT_TABLES = (
+    "projects",
+    "recordings",
+    "segments",
+    "segment_edits",
+    "corrections",
+    "stretches",
+    "entities",
+    "facts",
+    "connections",
+    "digest_items",
+    "migrations",
+)
+
+
+def newest_known_schema() -> int:
+    """The highest migration number this code can open."""
+    known = _migrations()
+    return known[-1][0] if known else 0
+
+
+def schema_version(store: Store) -> int:
+    return int(store.scalar("SELECT coalesce(max(id), 0) FROM migrations") or 0)
+
+
+def library_counts(store: Store) -> dict[str, int]:
+    return {
+        "projects": int(store.scalar("SELECT count(*) FROM projects")),
+        "recordings": int(store.scalar("SELECT count(*) FROM recordings")),
+        "segments": int(store.scalar("SELECT count(*) FROM segments")),
+    }
+
+
+def copy_database(store: Store, target: Path, *, progress: Callable[[int, int], None] | None = None) -> None:
+    """An online, consistent copy of the store's database into `target` (a new file).
+
+    `progress(done_pages, total_pages)` is called after every step.
+    """
+    if store.path == ":memory:":
+        raise InputError("an in-memory store has no file to back up")
+    destination = apsw.Connection(str(target))
+    try:
+        with destination.backup("main", store.conn, "main") as backup:
+            while not backup.done:
+                backup.step(PAGES_PER_STEP)
+                if progress is not None:
+                    progress(backup.page_count - backup.remaining, backup.page_count)
+        # A single self-contained file: no WAL beside it that a copy or an archive could miss.
+        destination.execute("PRAGMA journal_mode=DELETE")
+    except apsw.Error as exc:
+        raise StoreError(f"cannot copy the library database: {exc}") from exc
+    finally:
+        destination.close()
+
+
+def inspect_database(path: Path) -> dict[str, Any]:
+    """Integrity, schema version and counts of a database file, opened read-only."""
+    try:
+        conn = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READONLY)
+    except apsw.Error as exc:
+        raise StoreError(f"cannot open {path.name}: {exc}") from exc
+    try:
+        integrity = str(next(iter(conn.execute("PRAGMA integrity_check")))[0])
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not {"migrations", "projects", "recordings", "segments"} <= tables:
+            return {"integrity": integrity, "schema_version": 0, "counts": {}, "library": False}
+        schema = int(next(iter(conn.execute("SELECT coalesce(max(id), 0) FROM migrations")))[0])
+        counts = {
+            table: int(next(iter(conn.execute(f"SELECT count(*) FROM {table}")))[0])
+            for table in ("projects", "recordings", "segments")
+        }
+    except apsw.Error as exc:
+        raise StoreError(f"{path.name} is not a readable database: {exc}") from exc
+    finally:
+        conn.close()
+    return {"integrity": integrity, "schema_version": schema, "counts": counts, "library": True}
+
+
+def table_columns(store: Store, table: str) -> list[str]:
+    if table not in EXPORT_TABLES:
+        raise InputError(f"{table!r} is not an exported table")
+    return [row["name"] for row in store.all(f"PRAGMA table_info({table})")]
+
+
+def table_rows(store: Store, table: str, *, project_id: int | None = None) -> Iterator[dict[str, Any]]:
+    """Every row of an exported table in id order; with `project_id`, only that project's rows."""
+    columns = table_columns(store, table)
+    sql = f"SELECT * FROM {table}"
+    params: tuple[Any, ...] = ()
+    if project_id is not None:
+        where = _project_filter(table, columns)
+        if where is None:
+            return
+        sql += f" WHERE {where}"
+        params = (project_id,) * where.count("?")
+    order = "id" if "id" in columns else ("recording_id, idx" if "idx" in columns else "rowid")
+    yield from store.all(f"{sql} ORDER BY {order}", params)
+
+
+def _project_filter(table: str, columns: list[str]) -> str | None:
+    by_recording = "recording_id IN (SELECT id FROM recordings WHERE project_id = ?)"
+    if table == "projects":
+        return "id = ?"
+    if table == "segment_edits":
+        return f"segment_id IN (SELECT id FROM segments WHERE {by_recording})"
+    if table == "connections":
+        return "a_project_id = ? OR b_project_id = ?"
+    if table == "migrations":
+        return "1 = 1"
+    if "recording_id" in columns:
+        return by_recording
+    return None
+
+
+def table_fingerprints(store: Store) -> dict[str, str]:
+    """sha256 of every table's rows (in rowid order): two libraries with equal fingerprints hold the
+    same data. Virtual tables are left out; their shadow tables (the FTS index itself) are in."""
+    names = [
+        row[0]
+        for row in store.rows(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            " AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name"
+        )
+    ]
+    found = {}
+    for name in names:
+        digest = hashlib.sha256()
+        for row in store.rows(f'SELECT * FROM "{name}"'):
+            digest.update(json.dumps([_plain(v) for v in row]).encode())
+        found[name] = digest.hexdigest()
+    return found
+
+
+def _plain(value: Any) -> Any:
+    return value.hex() if isinstance(value, bytes) else value
+
+
+def fsync_file(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

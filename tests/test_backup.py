@@ -1,0 +1,294 @@
+"""Backups and restores on a real library: imported notes (consolidated, one edited), a real audio
+file (espeak-ng speech), settings. A restored library must hold the same rows, the same audio bytes
+and answer searches the same; a damaged or hostile backup must be refused before anything changes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import time
+import zipfile
+from collections.abc import Iterator
+from datetime import date, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from app import backup as bk
+from app.backup_daily import daily_backups, daily_path, enqueue_daily, make_daily_backup
+from app.backup_restore import holds_data, restore_backup
+from app.consolidation import consolidate
+from app.edits import save_edit
+from app.imports import import_corpus, import_files
+from app.jobs import JobWorker
+from app.library import Library
+from app.paths import DataDir
+from app.recordings import audio_file, get_recording, list_recordings, list_segments
+from app.search import search
+from memory import backup as store_backup
+from memory.store import Store, _migrations
+from models.errors import CancelledError, InputError, StoreError
+from tests.audio_helpers import speech_file
+from tests.cli import run
+from tests.conftest import MODELS_DIR, require_models
+from tests.consolidation_corpus import write_corpus
+
+AS_OF = datetime(2026, 6, 1, 12, 0)
+QUERIES = ("launch date", "Priya Raman", "sign maker")
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _snapshot(folder: Path) -> dict[str, str]:
+    """Every file under `folder` with its sha256: 'untouched' means this is equal before and after."""
+    return {str(p.relative_to(folder)): _sha(p) for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    require_models()
+    root = tmp_path_factory.mktemp("backup-source")
+    library = Library(DataDir(root / "library", MODELS_DIR))
+    assert {r.status for r in import_corpus(library, write_corpus(root / "notes.jsonl"))} == {"imported"}
+    consolidate(library, use_model=False)
+    clip = speech_file(root, "The Harbour App launch moved to April.", "harbour.ogg")
+    [imported] = import_files(library, [clip], project="Harbour App", spoken_at="2026-03-01T10:00:00")
+    assert imported.status == "imported"
+    first = list_segments(library, list_recordings(library, project="Harbour App")[-1].id)[0]
+    save_edit(library, first.id, first.raw_text + " (checked)")
+    library.settings.recency_lambda_per_day = 0.02
+    library.save_settings()
+    yield library
+    library.close()
+
+
+@pytest.fixture(scope="module")
+def backup_file(source: Library, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("backups") / "library.verbatim-backup"
+    seen: list[tuple[int, int]] = []
+    report = bk.create_backup(source, out, progress=lambda done, total: seen.append((done, total)))
+    assert out.is_file() and report.bytes == out.stat().st_size
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen) and seen[-1][0] == seen[-1][1]
+    assert not [p for p in out.parent.iterdir() if p.name.startswith(".")]  # no partial left
+    return out
+
+
+def test_backup_holds_database_audio_settings_and_a_manifest(source: Library, backup_file: Path) -> None:
+    with zipfile.ZipFile(backup_file) as archive:
+        manifest = json.loads(archive.read(bk.MANIFEST))
+        names = set(archive.namelist())
+        for member in manifest["members"]:
+            assert hashlib.sha256(archive.read(member["name"])).hexdigest() == member["sha256"]
+        audio_member = next(i for i in archive.infolist() if i.filename.startswith("audio/"))
+        assert audio_member.compress_type == zipfile.ZIP_STORED  # already compressed
+    assert manifest["counts"] == store_backup.library_counts(source.store)
+    assert manifest["schema_version"] == store_backup.newest_known_schema()
+    assert manifest["app_version"] and manifest["created_at"] and manifest["missing_audio"] == []
+    audio = [r.audio_path for r in list_recordings(source) if r.audio_path]
+    assert audio and set(audio) <= names
+    assert {bk.DATABASE, bk.SETTINGS, bk.MANIFEST} <= names
+
+
+def test_restore_into_a_fresh_folder_gives_the_same_library(
+    source: Library, backup_file: Path, tmp_path: Path
+) -> None:
+    report = restore_backup(backup_file, tmp_path / "restored")
+    assert report.set_aside is None
+    with Library(DataDir(tmp_path / "restored", MODELS_DIR)) as restored:
+        assert store_backup.library_counts(restored.store) == store_backup.library_counts(source.store)
+        assert restored.store.integrity_check() == "ok"
+        # every table, row for row (segments, edits, facts, the FTS index, vectors...)
+        assert store_backup.table_fingerprints(restored.store) == store_backup.table_fingerprints(
+            source.store
+        )
+        for rec in list_recordings(source):
+            assert list_segments(restored, rec.id) == list_segments(source, rec.id)
+            original = audio_file(source, rec)
+            if original is not None:
+                copy = audio_file(restored, get_recording(restored, rec.id))
+                assert copy is not None and _sha(copy) == _sha(original) == rec.content_sha256
+        for query in QUERIES:
+            before = [(h.recording_id, h.segment_ids) for h in search(source, query, as_of=AS_OF)]
+            after = [(h.recording_id, h.segment_ids) for h in search(restored, query, as_of=AS_OF)]
+            assert before and before == after
+        assert restored.settings.recency_lambda_per_day == 0.02
+
+
+def _flip_byte_inside(archive_path: Path, member: str, out: Path) -> Path:
+    shutil.copy(archive_path, out)
+    with zipfile.ZipFile(out) as archive:
+        info = archive.getinfo(member)
+    data = bytearray(out.read_bytes())
+    header = info.header_offset
+    name_len = int.from_bytes(data[header + 26 : header + 28], "little")
+    extra_len = int.from_bytes(data[header + 28 : header + 30], "little")
+    offset = header + 30 + name_len + extra_len + info.compress_size // 2
+    data[offset] ^= 0xFF
+    out.write_bytes(bytes(data))
+    return out
+
+
+def test_a_damaged_backup_is_refused_naming_the_member_and_the_target_is_untouched(
+    source: Library, backup_file: Path, tmp_path: Path
+) -> None:
+    existing = tmp_path / "existing"
+    restore_backup(backup_file, existing)
+    before = _snapshot(existing)
+    audio = next(r.audio_path for r in list_recordings(source) if r.audio_path)
+    assert audio is not None
+    for member in (audio, bk.DATABASE):
+        damaged = _flip_byte_inside(backup_file, member, tmp_path / "damaged.verbatim-backup")
+        with pytest.raises(InputError, match="damaged") as caught:
+            restore_backup(damaged, existing, force=True)
+        assert member in caught.value.message
+        assert _snapshot(existing) == before
+        assert not (existing / "backups").exists()
+    cut = tmp_path / "cut.verbatim-backup"
+    cut.write_bytes(backup_file.read_bytes()[: backup_file.stat().st_size // 2])
+    with pytest.raises(InputError, match="not a readable Verbatim backup"):
+        restore_backup(cut, existing, force=True)
+    assert _snapshot(existing) == before
+    result = run("restore", str(damaged), "--into", str(tmp_path / "fresh"))
+    assert result.code == 1 and "damaged" in result.err and not (tmp_path / "fresh").exists()
+
+
+def _rewrite(
+    backup_file: Path, out: Path, *, manifest_change: dict, extra: tuple[str, bytes] | None = None
+) -> Path:
+    with zipfile.ZipFile(backup_file) as src, zipfile.ZipFile(out, "w") as dst:
+        manifest = json.loads(src.read(bk.MANIFEST))
+        for info in src.infolist():
+            if info.filename != bk.MANIFEST:
+                dst.writestr(info, src.read(info.filename))
+        if extra is not None:
+            name, data = extra
+            dst.writestr(name, data)
+            manifest["members"].append(
+                {"name": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+            )
+        manifest.update(manifest_change)
+        dst.writestr(bk.MANIFEST, json.dumps(manifest))
+    return out
+
+
+def test_newer_schema_and_hostile_member_names_are_refused(backup_file: Path, tmp_path: Path) -> None:
+    newer = _rewrite(
+        backup_file, tmp_path / "newer.verbatim-backup", manifest_change={"schema_version": 9999}
+    )
+    with pytest.raises(StoreError, match="newer Verbatim"):
+        restore_backup(newer, tmp_path / "a")
+    for name in ("../escaped.txt", "/etc/evil", "audio/../../evil", "notes/other.txt"):
+        hostile = _rewrite(
+            backup_file, tmp_path / "hostile.verbatim-backup", manifest_change={}, extra=(name, b"x")
+        )
+        with pytest.raises(InputError, match="unsafe member name"):
+            restore_backup(hostile, tmp_path / "b")
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+    assert not (tmp_path / "escaped.txt").exists()
+
+
+def test_restore_refuses_a_library_with_notes_and_with_force_keeps_it_aside(
+    backup_file: Path, tmp_path: Path
+) -> None:
+    require_models()
+    target = tmp_path / "mine"
+    with Library(DataDir(target, MODELS_DIR)) as mine:
+        transcript = tmp_path / "own.txt"
+        transcript.write_text("My own note about the Quarry project budget.", "utf-8")
+        import_files(mine, [transcript], project="Quarry")
+        own_counts = store_backup.library_counts(mine.store)
+    assert holds_data(target)
+    result = run("--data-dir", str(target), "restore", str(backup_file))
+    assert result.code == 1 and "already holds a library" in result.err and "--force" in result.err
+    result = run("--data-dir", str(target), "restore", str(backup_file), "--force", "--json")
+    assert result.code == 0, result.err
+    aside = Path(result.json()["set_aside"])
+    assert aside.parent == target / "backups" and aside.name.startswith("replaced-")
+    assert store_backup.inspect_database(aside / bk.DATABASE)["counts"] == own_counts
+    assert result.json()["counts"] == json.loads(zipfile.ZipFile(backup_file).read(bk.MANIFEST))["counts"]
+    assert not (target / "verbatim.db-wal").exists() or (target / "verbatim.db").exists()
+
+
+def test_an_interrupted_backup_leaves_no_file(source: Library, tmp_path: Path) -> None:
+    out = tmp_path / "never.verbatim-backup"
+    with pytest.raises(CancelledError):
+        bk.create_backup(source, out, cancelled=lambda: True)
+    assert list(tmp_path.iterdir()) == []
+    out.write_text("not mine")
+    with pytest.raises(InputError, match="already exists"):
+        bk.create_backup(source, out)
+    assert out.read_text() == "not mine"
+
+
+def test_daily_backups_rotate_and_can_be_turned_off(library: Library, tmp_path: Path) -> None:
+    require_models()
+    note = tmp_path / "note.txt"
+    note.write_text("A short note about the Harbour App launch.", "utf-8")
+    import_files(library, [note], project="Harbour App")
+    library.settings.daily_backups_keep = 3
+    today = date.today()
+    for back in range(5, -1, -1):
+        assert make_daily_backup(library, day=today - timedelta(days=back)) is not None
+    assert make_daily_backup(library, day=today) is None  # at most once a day
+    assert [p.name for p in daily_backups(library)] == [
+        daily_path(library, today - timedelta(days=n)).name for n in (2, 1, 0)
+    ]
+    bk.verify_backup(daily_path(library, today))
+    library.settings.daily_backups_keep = 0
+    assert make_daily_backup(library, day=today + timedelta(days=1)) is None
+    assert enqueue_daily(library) is None
+
+
+def test_the_job_worker_makes_the_daily_backup_when_idle(library: Library, tmp_path: Path) -> None:
+    require_models()
+    note = tmp_path / "note.txt"
+    note.write_text("A short note about the Harbour App launch.", "utf-8")
+    import_files(library, [note], project="Harbour App")
+    worker = JobWorker(library, kinds=["backup"], poll_seconds=0.2).start()
+    try:
+        deadline = datetime.now() + timedelta(seconds=30)
+        while not daily_path(library).exists() and datetime.now() < deadline:
+            worker.wake()
+            time.sleep(0.1)
+    finally:
+        worker.stop()
+    assert daily_path(library).exists()
+    bk.verify_backup(daily_path(library))
+
+
+def test_migration_makes_a_copy_first_that_opens_at_the_old_schema(tmp_path: Path) -> None:
+    path = tmp_path / "library" / "verbatim.db"
+    old = Store(path, migrate=False)
+    applied = old.applied_migrations()
+    for number, name, sql in _migrations():
+        if number <= 10:
+            with old.transaction():
+                old.conn.execute(sql)
+                old.execute(
+                    "INSERT INTO migrations (id, name, applied_at) VALUES (?, ?, '2026-01-01T00:00:00')",
+                    (number, name),
+                )
+    old.execute("INSERT INTO projects (name, slug, created_at) VALUES ('Old', 'old', '2026-01-01T00:00:00')")
+    old.close()
+    assert applied == []
+    with Library(DataDir(tmp_path / "library", MODELS_DIR)) as library:
+        assert store_backup.schema_version(library.store) == store_backup.newest_known_schema()
+    copies = sorted(path.parent.glob("verbatim.before-*.db"))
+    first_pending = next(name for number, name, _ in _migrations() if number > 10)
+    assert [c.name for c in copies] == [f"verbatim.before-{first_pending}.db"]
+    found = store_backup.inspect_database(copies[0])
+    assert found["integrity"] == "ok" and found["schema_version"] == 10 and found["counts"]["projects"] == 1
+
+
+def test_cli_backup_and_restore(source: Library, tmp_path: Path) -> None:
+    out = tmp_path / "cli.verbatim-backup"
+    made = run("--data-dir", str(source.data_dir.root), "backup", "--out", str(out), "--json")
+    assert made.code == 0, made.err
+    assert made.json()["counts"] == store_backup.library_counts(source.store)
+    again = run("--data-dir", str(source.data_dir.root), "backup", "--out", str(out))
+    assert again.code == 1 and "already exists" in again.err
+    restored = run("restore", str(out), "--into", str(tmp_path / "r"))
+    assert restored.code == 0 and "restored" in restored.out, restored.err
