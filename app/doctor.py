@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from dataclasses import asdict, dataclass
 
+from app.consistency import library_problems
 from app.library import Library
 from app.model_status import all_model_status
 from capture.devices import list_input_devices
@@ -72,11 +73,19 @@ def _disk_check(library: Library) -> Check:
     )
 
 
+def _consistency_check(library: Library) -> Check:
+    problems = library_problems(library)
+    detail = "recordings, segments, index and audio files agree" if not problems else "; ".join(problems[:5])
+    more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+    return Check("consistency", not problems, detail + more, "restore the data folder from a backup")
+
+
 def run_checks(library: Library, *, load_models: bool = False) -> list[Check]:
     checks = _database_checks()
     try:
         store = library.store
         checks.append(Check("library", store.integrity_check() == "ok", f"database at {store.path}"))
+        checks.append(_consistency_check(library))
     except VerbatimError as exc:
         checks.append(Check("library", False, exc.message, exc.fix or ""))
     for status in all_model_status(library, verify=True, load=load_models):

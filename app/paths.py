@@ -62,5 +62,17 @@ class DataDir:
         return self.root / "settings.json"
 
     def ensure(self) -> None:
+        private_files()
         for folder in (self.root, self.audio_dir, self.recordings_dir, self.logs_dir):
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:  # a folder made by an older version, or by hand: only its owner may look inside
+            if self.root.stat().st_mode & 0o077 and self.root.stat().st_uid == os.getuid():
+                self.root.chmod(0o700)
+        except (OSError, AttributeError):  # AttributeError: no getuid on Windows (ACLs apply there)
+            pass
+
+
+def private_files() -> None:
+    """Everything this process creates from now on (database, audio, logs, backups) is readable by
+    the user only: notes are private, whoever else shares the computer."""
+    os.umask(0o077)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 
@@ -25,9 +26,26 @@ def main(argv: list[str] | None = None) -> int:
         )
         build_parser().print_help()
         return 0
+    from app.instance_lock import InstanceLock, LibraryInUseError
+    from app.paths import DataDir
+
+    try:  # one desktop app per library (see app/instance_lock.py for the policy)
+        lock = InstanceLock(DataDir.resolve(_data_dir_arg(argv or [])).root, "the Verbatim app").acquire()
+    except LibraryInUseError as exc:
+        print(f"error: {exc.message}\n  fix: {exc.fix}", file=sys.stderr)
+        return 1
     from ui.main import run_app
 
-    return run_app(argv or [])
+    try:
+        return run_app(argv or [])
+    finally:
+        lock.release()
+
+
+def _data_dir_arg(argv: list[str]) -> str | None:
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--data-dir")
+    return parser.parse_known_args(argv)[0].data_dir
 
 
 if __name__ == "__main__":

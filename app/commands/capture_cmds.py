@@ -12,6 +12,7 @@ from typing import Any
 from app import jobs as app_jobs
 from app.commands import CliContext, CommandGroups
 from app.imports import ImportResult, import_corpus, import_files
+from app.instance_lock import InstanceLock
 from app.jobs import JobEvent
 from app.library import Library
 from app.recorder import RecorderService, RecordingSession, recover_at_start
@@ -238,6 +239,11 @@ def _record(args: argparse.Namespace, ctx: CliContext) -> int:
     if not args.project:
         raise InputError("which project? --project is needed")
     library = ctx.library
+    with InstanceLock(library.data_dir.root, "verbatim record"):  # one recorder per library
+        return _record_locked(args, ctx, library)
+
+
+def _record_locked(args: argparse.Namespace, ctx: CliContext, library: Library) -> int:
     recover_at_start(library)
     session = RecorderService(library).start(
         args.project, device=args.device, live_transcript=not args.no_live
