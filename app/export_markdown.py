@@ -25,7 +25,7 @@ import json
 import re
 import shutil
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,7 @@ class _Vault:
     names: NameBook
     audio: bool
     links: dict[int, str]  # segment id -> "Folder/note#^s12"
+    facts: dict[str, str] = field(default_factory=dict)  # project folder -> its facts note's name
     files: int = 0
     audio_files: int = 0
 
@@ -74,7 +75,7 @@ def export_markdown(library: Library, target: Path, *, project: str | None, audi
     for proj in chosen:
         folder = folders[proj.id] = vault.names.claim("", safe_name(proj.name, "project"))
         vault.names.reserve(folder, f"{folder}.md")
-        vault.names.reserve(folder, f"{FACTS}.md")
+        vault.facts[folder] = vault.names.claim(folder, FACTS, ".md").removesuffix(".md")
         notes[proj.id] = [
             (rec, _recording_note(library, vault, folder, rec))
             for rec in sorted(list_recordings(library, project=proj.name), key=lambda r: (r.spoken_at, r.id))
@@ -96,9 +97,8 @@ def export_markdown(library: Library, target: Path, *, project: str | None, audi
 
 # --- a recording ---------------------------------------------------------------------------------------
 def _recording_note(library: Library, vault: _Vault, folder: str, rec: Recording) -> str:
-    stem = vault.names.claim(
-        folder, safe_name(f"{_stamp(rec.spoken_at)} {rec.title or f'note {rec.id}'}"), ".md"
-    )
+    title = safe_name(rec.title, f"note {rec.id}")
+    stem = vault.names.claim(folder, safe_name(f"{_stamp(rec.spoken_at)} {title}"), ".md")
     stem = stem.removesuffix(".md")
     note = f"{folder}/{stem}"
     segments = list_segments(library, rec.id)
@@ -109,7 +109,7 @@ def _recording_note(library: Library, vault: _Vault, folder: str, rec: Recording
         "project": rec.project,
         "title": rec.title,
         "spoken_at": rec.spoken_at,
-        "duration": round(rec.duration, 2) if rec.duration is not None else None,
+        "duration": rec.duration,
         "recording_id": rec.id,
         "source": rec.source,
         "source_name": rec.source_name,
@@ -164,7 +164,13 @@ def _project_index(
         "recordings": len(notes),
         "archived": bool(proj.archived_at),
     }
-    lines = [_front_matter(front), f"# {_md(proj.name)}", "", f"{_link(f'{folder}/{FACTS}', 'Facts')}", ""]
+    lines = [
+        _front_matter(front),
+        f"# {_md(proj.name)}",
+        "",
+        f"{_link(f'{folder}/{vault.facts[folder]}', 'Facts')}",
+        "",
+    ]
     lines += ["## Recordings", ""]
     lines += [
         f"- {_link(note, _label(rec.title or note.rsplit('/', 1)[-1]))} · {_spoken(rec.spoken_at)}"
@@ -204,7 +210,7 @@ def _facts_note(library: Library, vault: _Vault, proj: Project, folder: str) -> 
                 f" — “{_md(fact.quote)}” {source} ({fact.kind})"
             )
         lines.append("")
-    vault.write(f"{folder}/{FACTS}.md", "\n".join(lines))
+    vault.write(f"{folder}/{vault.facts[folder]}.md", "\n".join(lines))
 
 
 def _connections_note(library: Library, vault: _Vault, project: str | None) -> None:

@@ -126,6 +126,8 @@ def _project_filter(table: str, columns: list[str]) -> str | None:
     by_recording = "recording_id IN (SELECT id FROM recordings WHERE project_id = ?)"
     if table == "projects":
         return "id = ?"
+    if table == "recordings":
+        return "project_id = ?"
     if table == "segment_edits":
         return f"segment_id IN (SELECT id FROM segments WHERE {by_recording})"
     if table == "connections":
