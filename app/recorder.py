@@ -10,6 +10,7 @@ interrupted, marking them recovered.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import threading
@@ -86,6 +87,14 @@ def store_recorded_audio(library: Library, leftover: Leftover, *, recovered: boo
         except VerbatimError as exc:
             log.warning("recording %s: provisional indexing failed: %s", leftover.recording_id, exc.message)
     return True
+
+
+def _reason(exc: VerbatimError | OSError) -> str:
+    if isinstance(exc, VerbatimError):
+        return exc.message
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return "the disk is full: the recording could not be saved into the library"
+    return f"the recording could not be saved into the library: {exc.strerror or exc}"
 
 
 class RecordingSession:
@@ -173,7 +182,15 @@ class RecordingSession:
         if self._live is not None:
             self._live.finish()
         leftover = read_leftover(self.library.data_dir.recordings_dir, self.recording_id)
-        if leftover is None or not store_recorded_audio(self.library, leftover, recovered=False):
+        try:
+            stored = leftover is not None and store_recorded_audio(self.library, leftover, recovered=False)
+        except (VerbatimError, OSError) as exc:  # e.g. a full disk: the audio stays where it was recorded
+            raise AudioError(
+                f"{_reason(exc)}; the recording is kept in {self.library.data_dir.recordings_dir}"
+                " and is saved into the library at the next start",
+                fix=getattr(exc, "fix", None) or "free some disk space, then start Verbatim again",
+            ) from exc
+        if not stored:
             raise AudioError(
                 "nothing was recorded: the microphone sent no audio",
                 fix="check the input device and its level",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -86,7 +87,7 @@ class Store:
                 f"the library at {self.path} is read-only", fix="check the data folder's permissions"
             ) from exc
         except apsw.Error as exc:
-            raise StoreError(f"cannot open the library database at {self.path}: {exc}") from exc
+            raise _open_error(exc, self.path) from exc
 
     def applied_migrations(self) -> list[int]:
         self.conn.execute(
@@ -155,9 +156,10 @@ class Store:
                 yield self.conn
             except BaseException as exc:
                 self._depth -= 1
-                if outer:
+                # SQLite may have rolled back already (a full disk, an I/O error): nothing to undo.
+                if outer and self.conn.in_transaction:
                     self.conn.execute("ROLLBACK")
-                else:
+                elif not outer and self.conn.in_transaction:
                     self.conn.execute(f"ROLLBACK TO {savepoint}; RELEASE {savepoint}")
                 if isinstance(exc, apsw.Error):
                     raise _translate(exc, self.path) from exc
@@ -166,7 +168,7 @@ class Store:
             try:
                 self.conn.execute("COMMIT" if outer else f"RELEASE {savepoint}")
             except apsw.Error as exc:
-                if outer:
+                if outer and self.conn.in_transaction:  # a failed COMMIT on a full disk rolls back itself
                     self.conn.execute("ROLLBACK")
                 raise _translate(exc, self.path) from exc
 
@@ -222,6 +224,17 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _open_error(exc: apsw.Error, path: str) -> StoreError:
+    """Opening needs a little space (WAL index): on a full disk say so, not "disk I/O error"."""
+    try:
+        full = isinstance(exc, apsw.FullError) or shutil.disk_usage(Path(path).parent).free < 1 << 20
+    except OSError:
+        full = False
+    if full:
+        return StoreError(f"the disk is full: cannot open the library at {path}", fix="free some disk space")
+    return StoreError(f"cannot open the library database at {path}: {exc}")
 
 
 def _translate(exc: apsw.Error, path: str) -> StoreError:
