@@ -27,6 +27,7 @@ from ui.operations import Operations
 from ui.passages import Place
 from ui.theme import colours
 
+SHORT = 36  # characters of a correction shown on its button (the tooltip has all of it)
 STATUS = {
     "consolidated": "Consolidated: facts, self-corrections and connections of this note.",
     "partial": "Being consolidated in the background…",
@@ -61,6 +62,7 @@ class LayersPanel(QScrollArea):
         self.stretch_buttons: dict[int, tuple[QPushButton, QPushButton]] = {}
         self._generation = 0
         self.setWidgetResizable(True)
+        self.setMinimumWidth(300)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setAccessibleName("Facts, corrections and connections of this note")
         self.body = QWidget()
@@ -112,7 +114,7 @@ class LayersPanel(QScrollArea):
             self._add(muted_label("You did not correct yourself in this note."))
         self._add(section_heading(f"Connections ({len(layers.connections)})"))
         for connection in layers.connections:
-            card = ConnectionCard(connection)
+            card = ConnectionCard(connection, compact=True)
             card.open_requested.connect(self.open_requested.emit)
             card.verdict_requested.connect(self.give_verdict)
             self.cards.append(card)
@@ -130,7 +132,8 @@ class LayersPanel(QScrollArea):
             head += f" <span style='color:{c.muted}'>(current: it replaced an earlier value)</span>"
         if fact.correction_id is not None:
             head += f" <span style='color:{c.muted}'>(as corrected)</span>"
-        block = QuoteBlock(fact_place(fact), fact.quote, heading=head, muted=not fact.current)
+        here = "here" if fact.recording_id == self.recording_id else "compact"
+        block = QuoteBlock(fact_place(fact), fact.quote, heading=head, muted=not fact.current, label=here)
         if not fact.current:
             block.heading.setAccessibleName(f"Superseded: {fact.attribute} {fact.value}")
         block.open_requested.connect(self.open_requested.emit)
@@ -138,28 +141,28 @@ class LayersPanel(QScrollArea):
         return block
 
     def _correction_row(self, correction: StoredCorrection, starts: dict[int, float]) -> QWidget:
+        """✗ the words taken back, then → ✓ the words meant: each plays from where it was said."""
         row = QWidget()
-        layout = QHBoxLayout(row)
-        layout.setContentsMargins(0, 0, 0, 0)
+        layout = QVBoxLayout(row)
+        layout.setContentsMargins(0, 0, 0, 4)
+        layout.setSpacing(0)
         for text, segment_id, mark in (
             (correction.wrong_text, correction.wrong_segment_id, "✗"),
-            (correction.right_text, correction.right_segment_id, "✓"),
+            (correction.right_text, correction.right_segment_id, "→ ✓"),
         ):
             seconds = starts.get(segment_id, 0.0)
-            button = QPushButton(f"{mark} “{text}” · {clock(seconds)}")
+            shown = text if len(text) <= SHORT else text[: SHORT - 1].rstrip() + "…"
+            button = QPushButton(f"{mark} “{shown}” · {clock(seconds)}")
             button.setFlat(True)
             button.setStyleSheet("text-align: left; padding: 2px 4px;")
-            button.setToolTip(f"Play from {clock(seconds)}")
+            button.setToolTip(f"“{text}”: play from {clock(seconds)}")
             said = "taken back" if mark == "✗" else "meant"
             button.setAccessibleName(f"Words {said}: {text}, at {clock(seconds)}")
             button.clicked.connect(
                 lambda _c=False, s=seconds: self.open_requested.emit(correction.recording_id, s)
             )
             self.correction_buttons.append(button)
-            layout.addWidget(button)
-            if mark == "✗":
-                layout.addWidget(QLabel("→"))
-        layout.addStretch(1)
+            layout.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
         return row
 
     def _stretch_card(self, stretch: Stretch) -> QFrame:
@@ -181,9 +184,8 @@ class LayersPanel(QScrollArea):
         play = QPushButton(f"▶ Play from {clock(stretch.start)}")
         play.setAccessibleName(f"Play the stretch from {clock(stretch.start)}")
         play.clicked.connect(lambda: self.open_requested.emit(stretch.recording_id, stretch.start))
-        row = QHBoxLayout()
-        row.addWidget(play)
-        row.addStretch(1)
+        layout.addWidget(play, 0, Qt.AlignmentFlag.AlignLeft)
+        row = QHBoxLayout()  # on a line of their own: the panel may be narrow
         if stretch.status != "assigned":
             assign = QPushButton(f"Assign to {stretch.project}")
             assign.setAccessibleName(f"Link this stretch to {stretch.project}")
@@ -193,6 +195,7 @@ class LayersPanel(QScrollArea):
             dismiss.clicked.connect(lambda: self.dismiss_stretch(stretch.id))
             row.addWidget(assign)
             row.addWidget(dismiss)
+            row.addStretch(1)
             self.stretch_buttons[stretch.id] = (assign, dismiss)
         layout.addLayout(row)
         return card

@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from app.consolidation_views import Connection, Side
+from ui.format import clock, parse_store_time
 from ui.icons import inferred_pixmap, stated_pixmap
 from ui.passages import CitationButton, Place
 from ui.theme import colours, heading_font
@@ -32,6 +33,11 @@ CONNECTION_KINDS = {
 
 def connection_kind(kind: str) -> str:
     return CONNECTION_KINDS.get(kind, kind.replace("_", " ").capitalize())
+
+
+def short_day(text: str) -> str:
+    when = parse_store_time(text)
+    return f"{when.day} {when:%b %Y}" if when else ""
 
 
 def section_heading(text: str) -> QLabel:
@@ -71,8 +77,11 @@ class QuoteBlock(QWidget):
         heading: str = "",
         extra: str = "",
         muted: bool = False,
+        label: str = "full",
         parent: QWidget | None = None,
     ) -> None:
+        """`label`: "full" (project · date, time · at m:ss), "compact" (project · date · m:ss, for a
+        narrow panel) or "here" (at m:ss: a moment of the recording already open)."""
         super().__init__(parent)
         c = colours()
         self.heading = QLabel(heading)  # rich text above the quote (a fact's attribute and value)
@@ -83,6 +92,10 @@ class QuoteBlock(QWidget):
             self.heading.setStyleSheet(f"color: {c.muted};")
         self.citation = CitationButton(place)
         self.citation.open_requested.connect(self.open_requested.emit)
+        if label == "compact":
+            self.citation.setText(f"▶ {place.project} · {short_day(place.spoken_at)} · {clock(place.start)}")
+        elif label == "here":
+            self.citation.setText(f"▶ at {clock(place.start)}")
         text = f"“{escape(quote)}”"
         if muted:
             text = f"<s>{text}</s>"
@@ -123,7 +136,9 @@ class ConnectionCard(QFrame):
     open_requested = Signal(int, float)
     verdict_requested = Signal(int, str)  # connection id, "accept" | "dismiss"
 
-    def __init__(self, connection: Connection, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, connection: Connection, *, compact: bool = False, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.connection = connection
         c = colours()
@@ -142,7 +157,7 @@ class ConnectionCard(QFrame):
         layout.addWidget(self.title)
         self.quotes: list[QuoteBlock] = []
         for side in (connection.a, connection.b):
-            block = QuoteBlock(side_place(side), side.quote)
+            block = QuoteBlock(side_place(side), side.quote, label="compact" if compact else "full")
             block.open_requested.connect(self.open_requested.emit)
             self.quotes.append(block)
             layout.addWidget(block)

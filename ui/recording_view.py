@@ -164,6 +164,7 @@ class RecordingView(QWidget):
         splitter.addWidget(self.side)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
+        splitter.setSizes([540, 360])  # in proportion: the layers need room for two quotes and buttons
         splitter.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.addLayout(top)

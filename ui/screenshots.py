@@ -5,8 +5,10 @@
 Nothing is staged: the notes are imported through the app services (two of them as espeak-ng
 speech that the shipped Whisper model transcribes), answers come from the shipped chat model and
 the checker, and the live recording is a real recording from a private PulseAudio null sink fed
-with synthetic speech. States: first run, timeline, a recording playing, a live recording, an
-answer, search results, and the timeline in the dark palette.
+with synthetic speech. Consolidation runs as it does for a user: the window's job worker picks each
+note up after it is stored. States: first run, timeline, a project's digest, a recording playing, a
+recording's facts / self-corrections / connections, the connections page, a live recording, an
+answer, search results, and the timeline, a recording and the connections in the dark palette.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 
 WIDTH, HEIGHT = 1360, 820
 TRANSCRIBE_S = 600.0
+CONSOLIDATE_S = 600.0
 ASK_S = 240.0
 
 
@@ -166,6 +169,18 @@ class Scenario:
 
         return all(r.status in ("indexed", "consolidated", "failed") for r in list_recordings(self.library))
 
+    def all_consolidated(self) -> bool:
+        from app.consolidation import pending
+        from app.jobs import list_jobs
+
+        open_jobs = [j for j in list_jobs(self.library, include_finished=False) if j.kind == "consolidate"]
+        return not pending(self.library) and not open_jobs
+
+    def wait_consolidated(self) -> None:
+        self.window.background.wake_jobs()
+        self.wait(self.all_consolidated, CONSOLIDATE_S, "background consolidation")
+        self.settle()
+
     def use_chat_model(self, path: Path) -> None:
         from models.catalogue import Role
 
@@ -191,6 +206,25 @@ class Scenario:
         self.pause(1.5)
         self.shot("recording.png")
         view.player.stop()
+
+    def digest(self) -> None:
+        self.window.sidebar.select_project("Harbourline")
+        self.window.show_timeline()
+        digest = self.window.timeline.digest
+        self.wait(lambda: bool(digest.blocks), 30, "the digest")
+        self.shot("digest.png")
+
+    def consolidation(self, name: str = "recording-consolidation.png") -> None:
+        self.window.open_recording(self.notes["Harbourline kickoff"])
+        side = self.window.recording_view.side
+        self.wait(lambda: bool(side.fact_blocks) and bool(side.correction_buttons), 30, "the note's layers")
+        self.shot(name)
+
+    def connections(self, name: str = "connections.png") -> None:
+        page = self.window.connections_page
+        self.window.consolidation_links.show_connections()
+        self.wait(lambda: bool(page.cards), 30, "the connections")
+        self.shot(name)
 
     def ask(self, question: str) -> dict[str, Any]:
         panel = self.window.ask_panel
@@ -268,6 +302,8 @@ class Scenario:
         self.open_window()
         self.wait(lambda: len(self.window.timeline_model.row_of_id) > 0, 30, "the timeline")
         self.shot("timeline-dark.png")
+        self.consolidation("recording-consolidation-dark.png")
+        self.connections("connections-dark.png")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -294,8 +330,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.chat_model:
             scenario.use_chat_model(Path(args.chat_model))
         scenario.import_demo_notes()
+        scenario.wait_consolidated()
         scenario.timeline()
+        scenario.digest()
         scenario.recording()
+        scenario.consolidation()
+        scenario.connections()
         scenario.answer()
         scenario.search()
         scenario.live_recording(server is not None)

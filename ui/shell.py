@@ -84,8 +84,9 @@ class TimelinePage(QWidget):
         self.split.addWidget(self.digest)
         self.split.addWidget(notes)
         self.split.setChildrenCollapsible(False)
-        self.split.setStretchFactor(0, 2)
-        self.split.setStretchFactor(1, 3)
+        self.split.setStretchFactor(0, 1)
+        self.split.setStretchFactor(1, 1)
+        self.split.setSizes([420, 360])  # in proportion: the digest a little over half
         layout = QVBoxLayout(self)
         layout.addWidget(self.heading)
         layout.addWidget(self.split, 1)
