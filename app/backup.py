@@ -12,7 +12,12 @@ Members:
 - `audio/...` and `recording/...`: every audio file and every recording in progress, at the same
   paths relative to the data folder as in the library (the database refers to them that way);
 - `manifest.json` (last): format and app version, schema version, when it was made, counts of
-  projects, recordings and segments, and the size and sha256 of every other member.
+  projects, recordings and segments, and the size and sha256 of every other member. A backup made
+  without audio (the daily ones) says `audio_included: false` and lists the audio files it relies
+  on (`referenced_audio`: name and size); it restores only where those files still are.
+
+Before writing, the free space is checked (the backup's size plus 200 MB to spare), so a backup
+never fills the disk the library needs.
 
 The archive is written under a hidden temporary name in the target folder, synced, then renamed:
 a crash or a full disk never leaves a file under the real name that looks like a backup.
@@ -24,6 +29,7 @@ import hashlib
 import json
 import logging
 import os
+import shutil
 import tempfile
 import time
 import uuid
@@ -50,6 +56,7 @@ DATABASE = "verbatim.db"
 SETTINGS = "settings.json"
 FILE_FOLDERS = ("audio", "recording")  # copied whole, at their paths in the data folder
 BLOCK = 1 << 20
+SPARE_BYTES = 200 << 20  # left free after a backup: the library itself must keep working
 
 Progress = Callable[[int, int], None]  # (bytes done, bytes in all)
 Cancelled = Callable[[], bool]
@@ -70,6 +77,7 @@ class BackupReport:
     counts: dict[str, int]
     schema_version: int
     members: int
+    audio_included: bool = True
     missing_audio: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -81,10 +89,16 @@ def create_backup(
     out: Path,
     *,
     force: bool = False,
+    audio: bool = True,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
 ) -> BackupReport:
-    """Write a backup of `library` to `out`; an existing file is replaced only with `force`."""
+    """Write a backup of `library` to `out`; an existing file is replaced only with `force`.
+
+    `audio=False` (the daily backups) leaves the finished audio files out and lists them instead:
+    they are never changed once written, so seven daily copies of them beside the library would
+    cost seven times its size and protect against nothing the library's own files do not.
+    """
     started = time.monotonic()
     out = _check_target(library, Path(out).expanduser().absolute(), force=force)
     partial = out.with_name(f".{out.name}.{uuid.uuid4().hex[:8]}.partial")
@@ -92,7 +106,9 @@ def create_backup(
         with tempfile.TemporaryDirectory(dir=out.parent, prefix=".verbatim-backup-") as scratch:
             database = Path(scratch) / DATABASE
             store_backup.copy_database(library.store, database)
-            manifest = _write_archive(library, database, partial, progress, cancelled)
+            files = _members(library, database, audio)
+            _check_space(out, files)
+            manifest = _write_archive(library, database, files, partial, progress, cancelled)
         store_backup.fsync_file(partial)
         os.replace(partial, out)
         _fsync_folder(out.parent)
@@ -110,6 +126,7 @@ def create_backup(
         manifest["counts"],
         manifest["schema_version"],
         len(manifest["members"]),
+        manifest["audio_included"],
         manifest["missing_audio"],
     )
 
@@ -145,13 +162,41 @@ def library_files(library: Library) -> Iterator[tuple[str, Path]]:
                 yield relative.as_posix(), path
 
 
-def _write_archive(
-    library: Library, database: Path, partial: Path, progress: Progress | None, cancelled: Cancelled | None
-) -> dict[str, Any]:
+FileList = list[tuple[str, Path, int]]  # (member name, source path, ZIP compression)
+
+
+def _members(library: Library, database: Path, audio: bool) -> FileList:
     files = [(DATABASE, database, zipfile.ZIP_DEFLATED)]
     if library.data_dir.settings_path.is_file():
         files.append((SETTINGS, library.data_dir.settings_path, zipfile.ZIP_DEFLATED))
-    files += [(name, path, zipfile.ZIP_STORED) for name, path in library_files(library)]
+    files += [
+        (name, path, zipfile.ZIP_STORED)
+        for name, path in library_files(library)
+        if audio or not name.startswith("audio/")
+    ]
+    return files
+
+
+def _check_space(out: Path, files: FileList) -> None:
+    """Refuse before writing when the backup cannot fit (with room to spare for the library)."""
+    needed = sum(path.stat().st_size for _, path, _ in files) + SPARE_BYTES
+    free = shutil.disk_usage(out.parent).free
+    if free < needed:
+        raise StoreError(
+            f"not enough free space for the backup in {out.parent}: it needs about"
+            f" {needed / 1e6:.0f} MB, {free / 1e6:.0f} MB are free",
+            fix="free some disk space or choose another folder (an external disk is best)",
+        )
+
+
+def _write_archive(
+    library: Library,
+    database: Path,
+    files: FileList,
+    partial: Path,
+    progress: Progress | None,
+    cancelled: Cancelled | None,
+) -> dict[str, Any]:
     total, done = sum(path.stat().st_size for _, path, _ in files), 0
     members = []
     with zipfile.ZipFile(partial, "w", allowZip64=True) as archive:
@@ -194,8 +239,15 @@ def _zip_time(path: Path) -> tuple[int, int, int, int, int, int]:
 def _manifest(library: Library, database: Path, members: list[Member]) -> dict[str, Any]:
     copied = store_backup.inspect_database(database)
     names = {m.name for m in members}
+    # Audio left out (a daily backup) is listed, so that a restore can check it is still there.
+    referenced = [
+        {"name": name, "size": path.stat().st_size}
+        for name, path in library_files(library)
+        if name.startswith("audio/") and name not in names
+    ]
+    present = names | {r["name"] for r in referenced}
     missing = [
-        r["id"] for r in _recordings_with_audio(library) if r["audio_path"] and r["audio_path"] not in names
+        r["id"] for r in _recordings_with_audio(library) if r["audio_path"] and r["audio_path"] not in present
     ]
     return {
         "format": FORMAT,
@@ -204,8 +256,10 @@ def _manifest(library: Library, database: Path, members: list[Member]) -> dict[s
         "schema_version": copied["schema_version"],
         "created_at": datetime.now(UTC).replace(microsecond=0).isoformat(),
         "counts": copied["counts"],
+        "audio_included": not referenced,
         "missing_audio": missing,
         "members": [asdict(m) for m in members],
+        "referenced_audio": referenced,
     }
 
 

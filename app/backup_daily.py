@@ -1,5 +1,12 @@
 """Daily backups: `backups/daily-YYYY-MM-DD.verbatim-backup` in the data folder, the newest N kept.
 
+A daily backup holds the database and settings, not the audio: audio files are never changed once
+written, so seven copies of them on the same disk would cost seven times the library's size and
+guard against nothing the originals do not. What a daily backup guards against is what can go
+wrong in the database (a bad migration, a bug, a mistake); it restores (`verbatim restore FILE
+--force`) into the library it was made from, after checking the audio it lists is still there.
+For a copy to keep elsewhere, `verbatim backup --out FILE` includes everything.
+
 At most one a day, made on the background job worker (a "backup" job, with progress and cancel in
 the jobs panel) when it has nothing else to do, so it never delays start-up or a transcription.
 The setting `daily_backups_keep` (default 7) is how many are kept; 0 turns them off. An
@@ -80,6 +87,7 @@ def make_daily_backup(
     report = create_backup(
         library,
         daily_path(library, day),
+        audio=False,
         progress=(lambda done, total: context.report(done / max(total, 1))) if context else None,
         cancelled=context.cancelled if context else None,
     )

@@ -8,12 +8,16 @@ Order, so that a bad backup or a crash never costs the library that is there:
 4. the current library's files (database with its WAL, settings, audio, recordings in progress)
    move aside into `backups/replaced-YYYY-MM-DD-HHMMSS/` (moved, never deleted), and the restored
    files move into place; models and logs stay where they are.
+
+A backup without audio (a daily one) restores only into a library that still has every audio file
+it lists (same name and size, and same sha256 where the name is one); the audio stays in place.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import re
 import shutil
 import time
 from dataclasses import asdict, dataclass
@@ -29,14 +33,18 @@ from app.backup import (
     Progress,
     extract_member,
     open_archive,
+    safe_member_name,
     verify_backup,
 )
 from app.library import Library
 from app.paths import DataDir
+from capture.files import sha256_of
 from memory import backup as store_backup
 from models.errors import InputError, StoreError, VerbatimError
 
 log = logging.getLogger(__name__)
+
+_CONTENT_ADDRESS = re.compile(r"[0-9a-f]{64}")
 
 # What makes a library, besides models and logs (which a restore leaves alone).
 LIBRARY_ITEMS = (
@@ -89,6 +97,9 @@ def restore_backup(
     root = Path(target).expanduser().absolute()
     if root.exists() and not root.is_dir():
         raise InputError(f"{root} is a file, not a library folder")
+    with_audio = bool(manifest.get("audio_included", True))
+    if not with_audio:
+        _check_referenced_audio(path, root, manifest.get("referenced_audio", []))
     if holds_data(root) and not force:
         raise InputError(
             f"{root} already holds a library",
@@ -101,7 +112,7 @@ def restore_backup(
     members = [Member(**m) for m in manifest["members"]]
     try:
         _unpack(path, members, staging)
-        aside = _set_aside(root, stamp)
+        aside = _set_aside(root, stamp, keep=() if with_audio else ("audio",))
         _move_in(staging, root)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
@@ -133,8 +144,26 @@ def _unpack(path: Path, members: list[Member], staging: Path) -> None:
         raise InputError(f"{path.name}: the database in the backup fails its integrity check")
 
 
-def _set_aside(root: Path, stamp: str) -> Path | None:
-    present = [name for name in LIBRARY_ITEMS if (root / name).exists()]
+def _check_referenced_audio(path: Path, root: Path, referenced: list[dict[str, Any]]) -> None:
+    bad = [str(i["name"]) for i in referenced if not _still_there(root, str(i["name"]), i["size"])]
+    if bad:
+        raise InputError(
+            f"{path.name} holds the database without audio, and {len(bad)} of the audio files it"
+            f" needs are not in {root} (e.g. {bad[0]})",
+            fix="restore it into the library it was made from, or restore a full backup",
+        )
+
+
+def _still_there(root: Path, name: str, size: object) -> bool:
+    file = root / name
+    if not safe_member_name(name) or not file.is_file() or file.stat().st_size != size:
+        return False
+    stem = Path(name).stem  # content-addressed audio is named by its sha256: check the bytes too
+    return not _CONTENT_ADDRESS.fullmatch(stem) or sha256_of(file) == stem
+
+
+def _set_aside(root: Path, stamp: str, *, keep: tuple[str, ...] = ()) -> Path | None:
+    present = [name for name in LIBRARY_ITEMS if (root / name).exists() and name not in keep]
     if not present:
         return None
     aside = DataDir(root).backups_dir / f"replaced-{stamp}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import time
 import zipfile
@@ -292,3 +293,29 @@ def test_cli_backup_and_restore(source: Library, tmp_path: Path) -> None:
     assert again.code == 1 and "already exists" in again.err
     restored = run("restore", str(out), "--into", str(tmp_path / "r"))
     assert restored.code == 0 and "restored" in restored.out, restored.err
+
+
+def test_a_backup_without_audio_restores_only_where_the_audio_still_is(
+    source: Library, backup_file: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "copy"
+    restore_backup(backup_file, copy)
+    with Library(DataDir(copy, MODELS_DIR)) as library:
+        report = bk.create_backup(library, tmp_path / "db-only.verbatim-backup", audio=False)
+    assert not report.audio_included
+    with zipfile.ZipFile(report.path) as archive:
+        manifest = json.loads(archive.read(bk.MANIFEST))
+        assert not [n for n in archive.namelist() if n.startswith("audio/")]
+    audio = [item["name"] for item in manifest["referenced_audio"]]
+    assert audio == [r.audio_path for r in list_recordings(source) if r.audio_path]
+    with pytest.raises(InputError, match="without audio"):
+        restore_backup(Path(report.path), tmp_path / "elsewhere")
+    assert not (tmp_path / "elsewhere").exists()
+    restored = restore_backup(Path(report.path), copy, force=True)
+    assert restored.set_aside and not (Path(restored.set_aside) / "audio").exists()
+    with Library(DataDir(copy, MODELS_DIR)) as library:
+        assert store_backup.table_fingerprints(library.store) == store_backup.table_fingerprints(source.store)
+        assert all(audio_file(library, r) is not None for r in list_recordings(library) if r.audio_path)
+    (copy / audio[0]).write_bytes(b"not the audio")
+    with pytest.raises(InputError, match=re.escape(audio[0])):
+        restore_backup(Path(report.path), copy, force=True)

@@ -45,7 +45,11 @@ def _backup(args: argparse.Namespace, ctx: CliContext) -> int:
     from app.backup import create_backup
 
     report = create_backup(
-        ctx.library, Path(args.out), force=args.force, progress=_ProgressLine("backing up", args.json)
+        ctx.library,
+        Path(args.out),
+        force=args.force,
+        audio=not args.no_audio,
+        progress=_ProgressLine("backing up", args.json),
     )
     if args.json:
         ctx.print_json(report.to_json())
@@ -138,6 +142,9 @@ def register(groups: CommandGroups) -> None:
     )
     p.add_argument("--out", metavar="FILE", help="where to write it, e.g. ~/verbatim.verbatim-backup")
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    p.add_argument(
+        "--no-audio", action="store_true", help="database and settings only (restores where the audio is)"
+    )
     p.add_argument("--daily", action="store_true", help="make today's daily backup now (if not made yet)")
     p.add_argument("--daily-keep", type=int, metavar="N", help="keep the last N daily backups (0: off)")
     p.add_argument("--json", action="store_true")
