@@ -5,7 +5,8 @@ Order, so that a bad backup or a crash never costs the library that is there:
    the bad member, and nothing is touched); a backup of a newer schema is refused;
 2. a library that holds anything (projects, recordings or audio) is only replaced with `force`;
 3. the members are unpacked into a hidden folder beside the library and the database is checked;
-4. the current library's files (database with its WAL, settings, audio, recordings in progress)
+4. under the library's instance lock (a running app or recorder makes the restore refuse),
+   the current library's files (database with its WAL, settings, audio, recordings in progress)
    move aside into `backups/replaced-YYYY-MM-DD-HHMMSS/` (moved, never deleted), and the restored
    files move into place; models and logs stay where they are.
 
@@ -36,6 +37,7 @@ from app.backup import (
     safe_member_name,
     verify_backup,
 )
+from app.instance_lock import InstanceLock
 from app.library import Library
 from app.paths import DataDir
 from capture.files import sha256_of
@@ -110,13 +112,15 @@ def restore_backup(
     stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
     staging = root / f".restoring-{stamp}"
     members = [Member(**m) for m in manifest["members"]]
-    try:
-        _unpack(path, members, staging)
-        aside = _set_aside(root, stamp, keep=() if with_audio else ("audio",))
-        _move_in(staging, root)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    schema, counts = _open_restored(root)
+    # The app (or `verbatim record`) must not be writing the library that is being replaced.
+    with InstanceLock(root, "verbatim restore"):
+        try:
+            _unpack(path, members, staging)
+            aside = _set_aside(root, stamp, keep=() if with_audio else ("audio",))
+            _move_in(staging, root)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+        schema, counts = _open_restored(root)
     migrated_to = schema if schema != int(manifest["schema_version"]) else None
     if counts != manifest["counts"]:
         raise StoreError(

@@ -22,6 +22,7 @@ from app.backup_restore import holds_data, restore_backup
 from app.consolidation import consolidate
 from app.edits import save_edit
 from app.imports import import_corpus, import_files
+from app.instance_lock import InstanceLock, LibraryInUseError
 from app.jobs import JobWorker
 from app.library import Library
 from app.paths import DataDir
@@ -204,6 +205,12 @@ def test_restore_refuses_a_library_with_notes_and_with_force_keeps_it_aside(
     assert holds_data(target)
     result = run("--data-dir", str(target), "restore", str(backup_file))
     assert result.code == 1 and "already holds a library" in result.err and "--force" in result.err
+    app_lock = InstanceLock(target, "the desktop app").acquire()  # the app has this library open
+    before = _snapshot(target)
+    with pytest.raises(LibraryInUseError, match="the desktop app"):
+        restore_backup(backup_file, target, force=True)
+    assert _snapshot(target) == before
+    app_lock.release()
     result = run("--data-dir", str(target), "restore", str(backup_file), "--force", "--json")
     assert result.code == 0, result.err
     aside = Path(result.json()["set_aside"])
