@@ -50,6 +50,8 @@ def log_call(
     first_token_ms: float | None = None,
     total_ms: float | None = None,
 ) -> int:
+    if store.read_only:  # reading a library on read-only media: answers still work, unlogged
+        return 0
     with store.transaction():
         return store.execute(
             "INSERT INTO llm_calls (created_at, purpose, model, prompt, response, error, prompt_tokens,"

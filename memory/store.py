@@ -11,6 +11,7 @@ import logging
 import os
 import shutil
 import threading
+import urllib.parse
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -51,6 +52,7 @@ class Store:
         self.path = str(path)
         self._lock = threading.RLock()
         self._depth = 0
+        self.read_only = False
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -59,9 +61,41 @@ class Store:
             raise StoreError(f"cannot open the library database at {self.path}: {exc}") from exc
         self.conn.set_busy_timeout(BUSY_TIMEOUT_MS)
         self._load_vector_extension()
-        self._configure()
-        if migrate:
+        try:
+            self._configure()
+        except StoreError:
+            if not _on_read_only_media(self.path):
+                raise
+            self._open_read_only()
+        if migrate and not self.read_only:
             self.migrate()
+
+    def _open_read_only(self) -> None:
+        """A library on read-only media (a mounted backup, a locked folder) can still be read.
+
+        WAL needs to create its index file next to the database, which read-only media refuse;
+        opened as immutable, SQLite reads the file as it is (nobody can be writing it there).
+        Every write then fails with the read-only message of `_translate`.
+        """
+        self.conn.close()
+        uri = "file:" + urllib.parse.quote(str(Path(self.path).resolve())) + "?immutable=1"
+        try:
+            self.conn = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+            self._load_vector_extension()
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            applied = [row[0] for row in self.conn.execute("SELECT id FROM migrations")]
+        except apsw.Error as exc:
+            raise StoreError(
+                f"the library at {self.path} is read-only and cannot be opened: {exc}",
+                fix="check the data folder's permissions",
+            ) from exc
+        if {number for number, _, _ in _migrations()} - set(applied):
+            raise StoreError(
+                f"the library at {self.path} is read-only and was made by an older Verbatim",
+                fix="copy it to a writable folder once, so that it can be upgraded",
+            )
+        self.read_only = True
+        log.info("opened the read-only library %s for reading", self.path)
 
     # --- set-up -------------------------------------------------------------------------------
     def _load_vector_extension(self) -> None:
@@ -224,6 +258,16 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _on_read_only_media(path: str) -> bool:
+    folder = Path(path).parent
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return True
+    except (OSError, AttributeError):  # AttributeError: no statvfs on Windows
+        pass
+    return Path(path).is_file() and not os.access(folder, os.W_OK)
 
 
 def _open_error(exc: apsw.Error, path: str) -> StoreError:
