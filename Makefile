@@ -56,5 +56,11 @@ bench-quick: install
 screenshots: install
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python -m ui.screenshots --out docs/screenshots
 
+# The desktop bundle (packaging/README.md): dist/verbatim/ and dist/Verbatim-VERSION-ARCH.run.
+# PyInstaller comes from the `package` extra, installed here only (not by `make test`).
+package: install
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install --quiet -c packaging/constraints.txt -e '.[dev,package]'
+	nice -n 10 packaging/build.sh
+
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import sys
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -146,6 +147,9 @@ SHIPPED: dict[Role, ShippedModel] = {m.role: m for m in (WHISPER_BASE, WHISPER_T
 
 def package_dir(import_name: str) -> Path:
     """Where an installed model package lives, without importing it."""
+    bundled = getattr(sys, "_MEIPASS", None)  # a frozen bundle carries the weights as plain data
+    if bundled and (Path(bundled) / import_name).is_dir():
+        return Path(bundled) / import_name
     spec = importlib.util.find_spec(import_name)
     if spec is None or not spec.submodule_search_locations:
         raise ModelError(

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.library import Library
@@ -33,6 +35,19 @@ def run_app(argv: list[str]) -> int:
     setup_logging(library.data_dir.logs_dir)
     window = MainWindow(library)
     window.show()
+    close_on_terminate(app, window)
     code = app.exec()
     library.close()
     return int(code)
+
+
+def close_on_terminate(app: QApplication, window: MainWindow) -> None:
+    """SIGTERM (a logout, `kill`, a package's smoke test) closes the window as the user would:
+    a recording stops and is kept, background work winds down, and the exit code is 0."""
+    if sys.platform == "win32":
+        return
+    signal.signal(signal.SIGTERM, lambda *_: QTimer.singleShot(0, window.close))
+    # Python runs signal handlers only between bytecodes: wake it while Qt's loop waits.
+    wake = QTimer(app)
+    wake.timeout.connect(lambda: None)
+    wake.start(300)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from app.readiness import Readiness
 from ui.theme import colours, heading_font
@@ -43,6 +43,10 @@ class WelcomePage(QWidget):
         self.provision_button.setAccessibleName("Set up the shipped models")
         self.provision_button.clicked.connect(self.provision_requested.emit)
         self.provision_button.hide()
+        self.setup_progress = QProgressBar()  # first start of a bundle: the models being set up
+        self.setup_progress.setAccessibleName("Setting up the models")
+        self.setup_progress.setFormat("Setting up the models… %p%")
+        self.setup_progress.hide()
         buttons = QHBoxLayout()
         buttons.addWidget(self.new_button)
         buttons.addWidget(self.import_button)
@@ -54,6 +58,7 @@ class WelcomePage(QWidget):
         column.addSpacing(12)
         column.addWidget(self.steps)
         column.addWidget(self.problems)
+        column.addWidget(self.setup_progress)
         column.addSpacing(8)
         column.addLayout(buttons)
         column.addStretch(1)
@@ -102,3 +107,13 @@ class WelcomePage(QWidget):
         )
         self.problems.setVisible(bool(problems))
         self.provision_button.setVisible(bool(readiness and readiness.missing_models))
+
+    def show_setup_progress(self, fraction: float | None, message: str) -> None:
+        """The models being set up, with what is being written now (None: done)."""
+        self.setup_progress.setVisible(fraction is not None)
+        self.provision_button.setEnabled(fraction is None)
+        if fraction is not None:
+            self.setup_progress.setValue(round(100 * fraction))
+            self.setup_progress.setToolTip(message)
+            if message:
+                self.setup_progress.setFormat(f"Setting up the models… %p% ({message})")

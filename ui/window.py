@@ -9,7 +9,9 @@ jobs line in the status bar.
 
 from __future__ import annotations
 
+import itertools
 import logging
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,6 +25,7 @@ from app.library import Library
 from app.projects import Project
 from app.readiness import Readiness, check_readiness
 from app.recordings import Recording
+from models.catalogue import SHIPPED, Role
 from ui.consolidation_links import ConsolidationLinks
 from ui.errors import describe
 from ui.format import duration, short_date
@@ -45,6 +48,7 @@ class MainWindow(Shell):
         super().__init__()
         self.library = library
         self.readiness: Readiness | None = None
+        self._provisioning_started = False
         self._last_signature: tuple[object, ...] | None = None
         self.build_shell(library)
         self._connect()
@@ -133,7 +137,9 @@ class MainWindow(Shell):
         self.welcome.show_readiness(readiness)
         if readiness.first_run and self.stack.currentWidget() is self.timeline:
             self.stack.setCurrentWidget(self.welcome)
-        if readiness.missing_models:
+        if readiness.missing_models and self._sets_up_models_itself(readiness):
+            self.provision_models()
+        elif readiness.missing_models:
             self.notices.show_notice(
                 "models",
                 "The models are not set up yet, so new notes cannot be transcribed and answers quote "
@@ -151,19 +157,47 @@ class MainWindow(Shell):
                 fix=readiness.microphone_fix,
             )
 
+    def _sets_up_models_itself(self, readiness: Readiness) -> bool:
+        """An installed bundle sets up its shipped models on first start, once, without asking."""
+        if not getattr(sys, "frozen", False) or self._provisioning_started:
+            return False
+        registry = self.library.models
+        return not any(registry.is_user_model(Role(m.role)) for m in readiness.missing_models)
+
     def provision_models(self) -> None:
         from app.model_status import provision
 
         self.notices.dismiss("models")
+        self._provisioning_started = True
+        missing = {m.name for m in self.readiness.missing_models} if self.readiness else set()
+        shipped = [m for m in SHIPPED.values() if not missing or m.name in missing]
+        total = max(1, sum(len(m.outputs) for m in shipped))  # files to write: the progress steps
+        self.welcome.show_setup_progress(0.0, "")
 
         def run(progress: Progress) -> list[str]:
-            return provision(self.library, lambda message: progress(None, message))
+            started = itertools.count()  # provisioning reports each file as it starts writing it
+
+            def report(message: str) -> None:
+                progress(min(next(started), total) / total, message)
+
+            return provision(self.library, report)
 
         def done(_written: object) -> None:
+            self.welcome.show_setup_progress(None, "")
             self.show_status("The models are ready.")
             self.ops.query(lambda: check_readiness(self.library), finished=self.on_readiness_checked)
 
-        self.ops.task(run, label="Setting up the models", finished=done)
+        def failed(exc: BaseException) -> None:
+            self.welcome.show_setup_progress(None, "")
+            self.show_error(exc)
+
+        self.ops.task(
+            run,
+            label="Setting up the models",
+            finished=done,
+            failed=failed,
+            progress=self.welcome.show_setup_progress,
+        )
 
     def on_background_recovered(self, recovered: list[Recording]) -> None:
         first = recovered[0]
