@@ -8,7 +8,7 @@ badge.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from app import consolidation as consolidation_service
@@ -71,6 +71,7 @@ class ConnectionsPage(QWidget):
 
     def show_connections(self, found: list[Connection]) -> None:
         self.connections = found
+        keep = self.area.verticalScrollBar().value()  # a verdict redraws the list: stay in place
         self._clear()
         n = len(found)
         self.heading.setText(f"New connections ({n})" if n else "New connections")
@@ -87,6 +88,7 @@ class ConnectionsPage(QWidget):
                     "another project, after it is consolidated in the background."
                 )
             )
+        QTimer.singleShot(0, self, lambda: self.area.verticalScrollBar().setValue(keep))
         self.count_changed.emit(n)
 
     def give_verdict(self, connection_id: int, verdict: str) -> None:

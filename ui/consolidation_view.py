@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from app import consolidation as consolidation_service
@@ -31,7 +31,7 @@ SHORT = 36  # characters of a correction shown on its button (the tooltip has al
 STATUS = {
     "consolidated": "Consolidated: facts, self-corrections and connections of this note.",
     "partial": "Being consolidated in the background…",
-    "pending": "Not consolidated yet: it happens in the background once the note is transcribed.",
+    "pending": "Waiting for background consolidation (it follows transcription by itself).",
 }
 
 
@@ -93,6 +93,8 @@ class LayersPanel(QScrollArea):
 
     # --- drawing ----------------------------------------------------------------------------------
     def show_panel(self, panel: RecordingPanel) -> None:
+        same = self.panel is not None and self.panel.layers.recording_id == panel.layers.recording_id
+        keep = self.verticalScrollBar().value() if same else 0  # a verdict redraws: stay in place
         self.panel = panel
         self._clear()
         layers = panel.layers
@@ -121,6 +123,7 @@ class LayersPanel(QScrollArea):
             self._add(card)
         if not layers.connections:
             self._add(muted_label("No passage in another project relates to this note yet."))
+        QTimer.singleShot(0, self, lambda: self.verticalScrollBar().setValue(keep))
 
     def _fact_block(self, fact: Fact, successor: Fact | None) -> QuoteBlock:
         c = colours()
