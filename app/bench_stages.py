@@ -104,7 +104,7 @@ def search(cache: Path, quick: bool) -> dict[str, Any]:
 def ask(cache: Path, quick: bool) -> dict[str, Any]:
     from app.evals.ask_bench import run_ask_bench
 
-    chunks, questions = (2_000, 2) if quick else (100_000, 20)
+    chunks, questions = (2_000, 2) if quick else (100_000, 12)
     return run_ask_bench(chunks=chunks, questions=questions, work_dir=cache / "ask", progress=say)
 
 
@@ -118,7 +118,7 @@ def quality(eval_dir: Path, quick: bool) -> dict[str, Any]:
     ask_runs = (
         [("consultant-dev", 5, True)]
         if quick
-        else [("consultant-dev", None, True), ("locomo-dev", 100, True), ("consultant-dev", 12, False)]
+        else [("consultant-dev", None, True), ("locomo-dev", 60, True), ("consultant-dev", 8, False)]
     )
     report: dict[str, Any] = {"retrieval": {}, "ask": [], "skipped": []}
     for name in retrieval_sets:
@@ -146,7 +146,7 @@ def consolidation(eval_dir: Path, quick: bool) -> dict[str, Any]:
     if not (set_dir / "corpus.jsonl").is_file() or not source.is_file():
         return {"skipped": f"needs consultant-dev and qmsum-dev in {eval_dir}"}
     with Library(DataDir.resolve()) as like:
-        return run_bench(like=like, set_dir=set_dir, long_source=source, minutes=2.0 if quick else 20.0)
+        return run_bench(like=like, set_dir=set_dir, long_source=source, minutes=2.0 if quick else 5.0)
 
 
 def ingest(eval_dir: Path, quick: bool) -> dict[str, Any]:
