@@ -8,7 +8,8 @@ wrong in the database (a bad migration, a bug, a mistake); it restores (`verbati
 For a copy to keep elsewhere, `verbatim backup --out FILE` includes everything.
 
 At most one a day, made on the background job worker (a "backup" job, with progress and cancel in
-the jobs panel) when it has nothing else to do, so it never delays start-up or a transcription.
+the jobs panel) once its queue has been empty for 30 seconds, so it never delays start-up, an
+import or a transcription.
 The setting `daily_backups_keep` (default 7) is how many are kept; 0 turns them off. An
 interrupted or failed daily backup leaves no file under the real name and is tried again at the
 next start. `verbatim backup --daily` makes today's at once (for a scheduler).
@@ -37,8 +38,11 @@ PREFIX = "daily-"
 STALE_PARTIAL_SECONDS = 24 * 3600
 _DAILY = re.compile(rf"^{PREFIX}(\d{{4}}-\d{{2}}-\d{{2}}){re.escape(EXTENSION)}$")
 
+IDLE_SECONDS = 30.0  # how long the job queue stays empty before the daily backup is queued
+
 _attempted: dict[str, date] = {}  # data folder -> the day a daily backup was last queued here
-_attempted_lock = threading.Lock()
+_idle_since: dict[str, float] = {}  # data folder -> when its job queue was first seen empty
+_state_lock = threading.Lock()
 
 
 def daily_path(library: Library, day: date | None = None) -> Path:
@@ -96,14 +100,21 @@ def make_daily_backup(
 
 
 def enqueue_daily(library: Library) -> int | None:
-    """The job worker's feeder: queue today's backup once, when no other job is waiting."""
-    key, today = str(library.data_dir.root), date.today()
-    with _attempted_lock:
+    """The job worker's feeder: queue today's backup once, after the queue has been empty for
+    IDLE_SECONDS (so it never comes between an import and its transcription)."""
+    key, today, now = str(library.data_dir.root), date.today(), time.monotonic()
+    with _state_lock:
         if _attempted.get(key) == today:
             return None
-    if store_jobs.list_jobs(library.store, statuses=store_jobs.OPEN, limit=1) or not due(library, today):
+    if store_jobs.list_jobs(library.store, statuses=store_jobs.OPEN, limit=1):
+        with _state_lock:
+            _idle_since.pop(key, None)
         return None
-    with _attempted_lock:
+    with _state_lock:
+        idle_for = now - _idle_since.setdefault(key, now)
+    if idle_for < IDLE_SECONDS or not due(library, today):
+        return None
+    with _state_lock:
         _attempted[key] = today
     return enqueue(library, KIND)
 

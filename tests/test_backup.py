@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from app import backup as bk
+from app import backup_daily
 from app.backup_daily import daily_backups, daily_path, enqueue_daily, make_daily_backup
 from app.backup_restore import holds_data, restore_backup
 from app.consolidation import consolidate
@@ -250,8 +251,11 @@ def test_daily_backups_rotate_and_can_be_turned_off(library: Library, tmp_path: 
     assert enqueue_daily(library) is None
 
 
-def test_the_job_worker_makes_the_daily_backup_when_idle(library: Library, tmp_path: Path) -> None:
+def test_the_job_worker_makes_the_daily_backup_when_idle(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     require_models()
+    monkeypatch.setattr(backup_daily, "IDLE_SECONDS", 0.5)
     note = tmp_path / "note.txt"
     note.write_text("A short note about the Harbour App launch.", "utf-8")
     import_files(library, [note], project="Harbour App")
