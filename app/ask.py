@@ -103,7 +103,7 @@ def ask(
     `as_of` answers as of a past moment: notes spoken later are left out, and recency is measured
     from then.
     """
-    question = " ".join(question.split())
+    question = " ".join(question.encode("utf-8", "surrogatepass").decode("utf-8", "replace").split())
     if not question:
         raise InputError(
             "the question is empty", fix='ask something, e.g. verbatim ask "when is the workshop?"'

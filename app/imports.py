@@ -132,7 +132,7 @@ def import_files(
     says, else its modification time. Audio is queued for transcription.
     """
     when = normalise_time(spoken_at) if spoken_at else None
-    target = projects.add_project(library.store, project, exist_ok=True)
+    target = _Target.named(library, project)
     results: list[ImportResult] = []
     for path in expand_paths(Path(p).expanduser() for p in paths):
         for result in _import_one(library, path, target, when, source):
@@ -142,8 +142,24 @@ def import_files(
     return results
 
 
+@dataclass(frozen=True)
+class _Target:
+    """The project files go into: created with its first recording, so a refused file adds nothing."""
+
+    library: Library
+    name: str
+
+    @classmethod
+    def named(cls, library: Library, name: str) -> _Target:
+        existing = projects.find_project(library.store, projects.clean_name(name))
+        return cls(library, existing.name if existing else projects.clean_name(name))
+
+    def ensure(self) -> Project:
+        return projects.add_project(self.library.store, self.name, exist_ok=True)
+
+
 def _import_one(
-    library: Library, path: Path, project: Project, when: str | None, source: str
+    library: Library, path: Path, project: _Target, when: str | None, source: str
 ) -> list[ImportResult]:
     suffix = path.suffix.lower()
     try:
@@ -190,7 +206,7 @@ def _duplicate(path: Path, existing: recordings.Recording, kind: str, sha: str) 
 
 
 def _import_audio(
-    library: Library, path: Path, project: Project, when: str | None, source: str
+    library: Library, path: Path, project: _Target, when: str | None, source: str
 ) -> ImportResult:
     store, audio_dir = library.store, library.data_dir.audio_dir
     temporary, sha = copy_hashed(path, audio_dir)
@@ -207,7 +223,7 @@ def _import_audio(
         with store.transaction():
             recording_id = recordings.create_recording(
                 store,
-                project_id=project.id,
+                project_id=project.ensure().id,
                 spoken_at=spoken,
                 source=source,
                 status="queued",
@@ -235,7 +251,7 @@ def _import_audio(
     )
 
 
-def _import_transcript(library: Library, path: Path, project: Project, when: str | None) -> ImportResult:
+def _import_transcript(library: Library, path: Path, project: _Target, when: str | None) -> ImportResult:
     store = library.store
     sha = sha256_of(path)
     existing = recordings.find_recording_by_sha256(store, sha)
@@ -246,7 +262,7 @@ def _import_transcript(library: Library, path: Path, project: Project, when: str
     with store.transaction():
         recording_id = recordings.create_recording(
             store,
-            project_id=project.id,
+            project_id=project.ensure().id,
             spoken_at=when or _file_time(path),
             source="transcript",
             status="queued",

@@ -83,9 +83,11 @@ def metadata_time(container: Any, stream: Any | None = None) -> str | None:
             parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace(" UTC", "+00:00"))
         except ValueError:
             continue
-        local = to_store_time(parsed)
         # Unset MP4 times read as 1904 or 1970; a time in the future is a wrong clock.
-        if parsed.year >= 1990 and datetime.fromisoformat(local) <= datetime.now() + timedelta(days=1):
+        if not 1990 <= parsed.year <= datetime.now().year + 1:
+            continue  # (a year 1 or 9999 with an offset would not even convert to local time)
+        local = to_store_time(parsed)
+        if datetime.fromisoformat(local) <= datetime.now() + timedelta(days=1):
             return local
     return None
 
@@ -96,23 +98,20 @@ def inspect_audio(path: Path, *, name: str | None = None) -> AudioInfo:
     `name` is how messages call the file (an import checks its copy but names the original).
     """
     name = name or path.name
-    _check_structure(path, name)
+    must_reach = _check_structure(path, name)
     container = _open(path, name)
     try:
         stream = container.streams.audio[0]
         declared = _declared_duration(container, stream)
-        samples, rate = 0, stream.rate or 0
-        try:
-            for frame in container.decode(stream):
-                samples += frame.samples
-                rate = frame.sample_rate or rate
-        except _AV_ERRORS as exc:
-            heard = samples / rate if rate else 0.0
-            raise AudioError(
-                f"{name} is damaged after {heard:.1f} s ({_describe(exc)})",
-                fix="export or copy the recording again",
-            ) from exc
+        samples, rate, reached = _decode_all(container, stream, name)
         duration = samples / rate if rate else 0.0
+        only_audio = len(container.streams) == 1  # (other streams' pages may come last)
+        if must_reach is not None and only_audio and reached < must_reach and samples:
+            # FFmpeg's Ogg reader stops quietly at a page that fails its checksum.
+            raise AudioError(
+                f"{name} is damaged after {duration:.1f} s (the rest cannot be read)",
+                fix="export or copy the recording again",
+            )
         if samples == 0:
             raise AudioError(f"{name} contains no audio")
         if declared is not None and duration < declared - max(1.0, 0.02 * declared):
@@ -133,19 +132,41 @@ def inspect_audio(path: Path, *, name: str | None = None) -> AudioInfo:
         container.close()
 
 
-def _check_structure(path: Path, name: str) -> None:
-    """Truncations FFmpeg reads without complaint: a WAV shorter than its header, an Ogg with no end."""
+def _decode_all(container: Any, stream: Any, name: str) -> tuple[int, int, int]:
+    """(samples, sample rate, the furthest byte position a packet was read from)."""
+    samples, rate, reached = 0, stream.rate or 0, -1
+    try:
+        for packet in container.demux(stream):
+            reached = max(reached, packet.pos if packet.pos is not None else -1)
+            for frame in packet.decode():
+                samples += frame.samples
+                rate = frame.sample_rate or rate
+    except _AV_ERRORS as exc:
+        heard = samples / rate if rate else 0.0
+        raise AudioError(
+            f"{name} is damaged after {heard:.1f} s ({_describe(exc)})",
+            fix="export or copy the recording again",
+        ) from exc
+    return samples, rate, reached
+
+
+def _check_structure(path: Path, name: str) -> int | None:
+    """Truncations FFmpeg reads without complaint: a WAV shorter than its header, an Ogg with no end.
+
+    For Ogg, the byte position a complete read must reach (the start of its last pages).
+    """
     try:
         with path.open("rb") as handle:
             head = handle.read(12)
             if head[:4] == b"RIFF" and head[8:12] == b"WAVE":
                 _check_wav(path, handle, name)
             elif head[:4] == b"OggS":
-                _check_ogg_end(path, handle, name)
+                return _check_ogg_end(path, handle, name)
     except FileNotFoundError as exc:
         raise AudioError(f"{name} no longer exists") from exc
     except OSError as exc:
         raise AudioError(f"cannot read {name}: {exc.strerror}") from exc
+    return None
 
 
 def _check_wav(path: Path, handle: BinaryIO, name: str) -> None:
@@ -167,8 +188,12 @@ def _check_wav(path: Path, handle: BinaryIO, name: str) -> None:
         handle.seek(length + (length & 1), 1)
 
 
-def _check_ogg_end(path: Path, handle: BinaryIO, name: str) -> None:
-    """A finished Ogg stream ends with a complete page flagged end-of-stream."""
+def _check_ogg_end(path: Path, handle: BinaryIO, name: str) -> int:
+    """A finished Ogg stream ends with a complete page flagged end-of-stream.
+
+    Returns where the page before the last one starts: a packet from there or later must be read
+    (not the last page itself: its first packet may have begun on the page before).
+    """
     size = path.stat().st_size
     tail_start = max(0, size - 70_000)  # an Ogg page is at most 65,307 bytes
     handle.seek(tail_start)
@@ -186,6 +211,8 @@ def _check_ogg_end(path: Path, handle: BinaryIO, name: str) -> None:
             f"{name} is incomplete: the audio stops without its proper end",
             fix="the copy was probably cut short; copy or export it again",
         )
+    previous = tail.rfind(b"OggS", 0, last)
+    return tail_start + previous if previous >= 0 else 0
 
 
 def iter_audio_16k(path: Path, *, start: float = 0.0, block_seconds: float = 30.0) -> Iterator[np.ndarray]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +46,10 @@ def _segment(raw: Any, where: str) -> SegmentIn:
     end: Any = raw.get("end", start)
     if not all(isinstance(t, int | float) and not isinstance(t, bool) for t in (start, end)):
         raise InputError(f"{where}: 'start' and 'end' must be numbers")
+    if not all(math.isfinite(t) for t in (start, end)):  # JSON's NaN, Infinity, 1e400
+        raise InputError(f"{where}: 'start' and 'end' must be finite numbers of seconds")
+    if start < 0:
+        raise InputError(f"{where}: the segment starts at a negative time ({start})")
     if end < start:
         raise InputError(f"{where}: the segment ends before it starts")
     speaker = raw.get("speaker")
@@ -64,8 +69,16 @@ def _parse_line(text: str, line: int, name: str) -> CorpusRecording:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{where} is not valid JSON: {exc.msg}") from exc
+    except (ValueError, RecursionError) as exc:  # a 5,000-digit number, arrays nested 100,000 deep
+        raise InputError(f"{where} is not valid JSON that Verbatim can read ({type(exc).__name__})") from exc
     if not isinstance(obj, dict):
         raise InputError(f"{where}: expected an object per line")
+    try:
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:  # "\ud800" is valid JSON but no character: nothing could store it
+        raise InputError(
+            f"{where}: a \\u escape stands for no character ({exc.object[exc.start]!r})"
+        ) from exc
     segments_raw = obj.get("segments")
     if not isinstance(segments_raw, list) or not segments_raw:
         raise InputError(f"{where}: 'segments' must be a non-empty list")
@@ -89,7 +102,7 @@ def read_corpus(path: Path) -> list[CorpusRecording]:
 def _iter_corpus(path: Path) -> Iterator[CorpusRecording]:
     seen: set[str] = set()
     try:
-        handle = path.open("r", encoding="utf-8")
+        handle = path.open("r", encoding="utf-8-sig")  # a byte-order mark is not part of line 1
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}") from exc
     with handle:

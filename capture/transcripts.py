@@ -19,7 +19,8 @@ TRANSCRIPT_EXTENSIONS = (".txt", ".md", ".vtt", ".srt")
 WORDS_PER_SECOND = 2.5
 MAX_SEGMENT_WORDS = 40
 
-_TIME = r"(?:(\d+):)?(\d{1,2}):(\d{2})[.,](\d{1,3})"
+# Hours are bounded: a time line of a thousand digits is damage, not a very long recording.
+_TIME = r"(?:(\d{1,6}):)?(\d{1,2}):(\d{2})[.,](\d{1,3})"
 _CUE_TIMES = re.compile(rf"^\s*{_TIME}\s*-->\s*{_TIME}")
 _VOICE = re.compile(r"<v(?:\.[^\s>]*)?\s+([^>]+)>")
 _TAG = re.compile(r"</?[a-zA-Z][^>]*>|<\d[^>]*>")
@@ -37,16 +38,18 @@ def _read_text(path: Path) -> str:
         raise InputError(f"{path.name} disappeared while it was being imported") from exc
     except OSError as exc:
         raise InputError(f"cannot read {path.name}: {exc.strerror or exc}") from exc
-    if b"\0" in raw[:4096]:
+    # UTF-16 only with its byte-order mark: without one, any even number of Latin-1 bytes
+    # "decodes" as UTF-16 into nonsense that would be imported as if it had been said.
+    encoding = "utf-16" if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig"
+    try:
+        text = raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        kind = "UTF-16" if encoding == "utf-16" else "UTF-8"
+        raise InputError(
+            f"{path.name} is not {kind} text", fix="save it as UTF-8 and import it again"
+        ) from exc
+    if "\0" in text[:4096]:  # checked after decoding: UTF-16 text is full of zero bytes
         raise InputError(f"{path.name} is not a text file")
-    for encoding in ("utf-8-sig", "utf-16"):
-        try:
-            text = raw.decode(encoding)
-            break
-        except UnicodeDecodeError:
-            continue
-    else:
-        raise InputError(f"{path.name} is not UTF-8 text", fix="save it as UTF-8 and import it again")
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 

@@ -29,7 +29,10 @@ def parse_time(text: str) -> datetime:
             f"{text!r} is not a date and time", fix="use ISO 8601, e.g. 2026-03-02T08:40:00"
         ) from exc
     if parsed.tzinfo is not None:
-        parsed = parsed.astimezone().replace(tzinfo=None)
+        try:
+            parsed = parsed.astimezone().replace(tzinfo=None)
+        except OverflowError as exc:  # '0001-01-01T00:00+14:00' has no local time
+            raise InputError(f"{text!r} is out of the range of dates Verbatim can use") from exc
     return parsed
 
 

@@ -155,13 +155,18 @@ class DateResolver:
         for known in reversed(self.named):
             if known.day == d:
                 return known
-        month_start = self.today.replace(day=1)
         if d >= self.today.day:
-            return _safe(month_start.year, month_start.month, d)
-        nxt = (month_start + timedelta(days=32)).replace(day=1)
-        return _safe(nxt.year, nxt.month, d)
+            return _safe(self.today.year, self.today.month, d)
+        years, month = divmod(self.today.month, 12)  # the next month (none after December 9999)
+        return _safe(self.today.year + years, month + 1, d)
 
-    def weekday(self, weekday: int, modifier: str, past: bool) -> date:
+    def weekday(self, weekday: int, modifier: str, past: bool) -> date | None:
+        try:
+            return self._weekday(weekday, modifier, past)
+        except OverflowError:  # a note dated in the first or last week of the calendar
+            return None
+
+    def _weekday(self, weekday: int, modifier: str, past: bool) -> date:
         delta = (weekday - self.today.weekday()) % 7
         modifier = modifier.lower()
         if modifier in ("last", "letzten") or (past and not modifier):
@@ -177,6 +182,13 @@ class DateResolver:
 
 
 def _relative(resolver: DateResolver, m: re.Match[str]) -> tuple[date, str] | None:
+    try:
+        return _relative_date(resolver, m)
+    except OverflowError:  # "in 99999999999 days" is past any calendar: not a date
+        return None
+
+
+def _relative_date(resolver: DateResolver, m: re.Match[str]) -> tuple[date, str] | None:
     rel = " ".join(m.group("rel").lower().split())
     today = resolver.today
     monday = today - timedelta(days=today.weekday())
@@ -259,6 +271,8 @@ def _dates(text: str, resolver: DateResolver, taken: _Taken) -> list[Entity]:
             clause = " ".join(re.split(r"[,;]", text[: m.start()])[-2:])
             in_past = bool(_PAST.search(clause)) and not _DEADLINE.search(clause)
             when = resolver.weekday(WEEKDAYS[m.group("wd").lower()], m.group("mod") or "", in_past)
+            if when is None:
+                continue
             found.append(
                 Entity("date", m.group(0), m.start(), m.end(), when.isoformat(), grain="day", explicit=False)
             )

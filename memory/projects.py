@@ -10,6 +10,7 @@ from memory.store import Store, now_iso
 from models.errors import InputError, NotFoundError
 
 MAX_NAME = 120
+_JOINERS = "\u200c\u200d"
 
 
 @dataclass(frozen=True)
@@ -41,9 +42,13 @@ class Project:
 
 
 def clean_name(name: str) -> str:
-    """A project name as shown: trimmed, single spaces, no control characters."""
-    cleaned = " ".join("".join(ch for ch in name if unicodedata.category(ch)[0] != "C").split())
-    if not cleaned:
+    """A project name as shown: trimmed, single spaces, no control characters.
+
+    Zero-width joiners stay: they are part of emoji ("👩‍💻") and of Persian and Indic spelling.
+    """
+    kept = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C" or ch in _JOINERS)
+    cleaned = " ".join(kept.split())
+    if not cleaned.strip(_JOINERS + " "):
         raise InputError("a project needs a name")
     if len(cleaned) > MAX_NAME:
         raise InputError(f"a project name can have at most {MAX_NAME} characters")

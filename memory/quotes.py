@@ -5,8 +5,9 @@ punctuation, occurs as a contiguous run of words in the raw segments of a passag
 resolved to the segments it covers, their start/end seconds and the exact raw words (the
 transcript's spelling, not the model's). Nothing here trusts a model: it only compares words.
 
-Normalisation: Unicode NFKC, case folding, and every character that is not a letter, digit or
-combining mark treated as a word break ("42,500" → "42 500", "don't" → "don t"). The same function
+Normalisation: Unicode NFKC and case folding (per character with its combining marks, so
+decomposed and precomposed accents are one word), and every character that is not a letter,
+digit or combining mark treated as a word break ("42,500" → "42 500", "don't" → "don t"). The same function
 tokenises both sides, so the comparison is symmetric by construction.
 """
 
@@ -31,23 +32,47 @@ def _is_word_char(ch: str) -> bool:
     return unicodedata.category(ch)[0] in "LNM"
 
 
+def _joins_previous(ch: str) -> bool:
+    """Combining marks, and the vowel and final jamo of decomposed Hangul, belong to the character before."""
+    return unicodedata.category(ch)[0] == "M" or "\u1160" <= ch <= "\u11ff"
+
+
+def _clusters(text: str) -> list[tuple[int, int, str]]:
+    """(first raw offset, last raw offset, folded characters) per character and the marks on it.
+
+    Folding a character together with its combining marks makes "e" + U+0301 (as macOS and some
+    subtitle tools write) the same word as the precomposed "é" a model or a user types.
+    """
+    out: list[tuple[int, int, str]] = []
+    i = 0
+    while i < len(text):
+        j = i + 1
+        while j < len(text) and _joins_previous(text[j]):
+            j += 1
+        folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text[i:j]).casefold())
+        out.append((i, j - 1, folded))
+        i = j
+    return out
+
+
 def tokens(text: str, segment: int = 0) -> list[Token]:
     """Normalised words with the raw character span each came from.
 
-    Each raw character is folded on its own (NFKC, then case folding), so every normalised
-    character knows which raw character it came from; "½" folds to "1⁄2" and gives two words.
+    Each raw character (with the combining marks on it) is folded on its own (NFKC, case folding),
+    so every normalised character knows which raw characters it came from; "½" folds to "1⁄2"
+    and gives two words.
     """
     out: list[Token] = []
     word: list[str] = []
     origin = -1
     last = -1
-    for i, raw_ch in enumerate(text):
-        for ch in unicodedata.normalize("NFKC", raw_ch).casefold():
+    for first, final, folded in _clusters(text):
+        for ch in folded:
             if _is_word_char(ch):
                 if not word:
-                    origin = i
+                    origin = first
                 word.append(ch)
-                last = i
+                last = final
             elif word:
                 out.append(Token("".join(word), segment, origin, last + 1))
                 word = []

@@ -22,6 +22,7 @@ from models.errors import InputError, StoreError
 
 MODES = ("hybrid", "keyword", "vector")
 MAX_QUERY_CHARS = 10_000
+MAX_K = 10_000
 KNN_MAX = 4096  # sqlite-vec's limit on k
 EXACT_UP_TO = 20_000  # chunks searched exactly across all projects; beyond, binary first pass
 OVERSAMPLE = 4  # binary candidates per wanted result: recall@10 .97 on real MiniLM vectors (qmsum-dev)
@@ -48,7 +49,9 @@ class Query:
 
 
 def check_query(text: str) -> str:
-    cleaned = text.strip()
+    # A command line in a non-UTF-8 terminal hands over undecodable bytes as lone surrogates,
+    # which no encoder (SQLite, the tokenizers) accepts: they become U+FFFD.
+    cleaned = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace").strip()
     if not cleaned:
         raise InputError("the search is empty", fix='type a few words, e.g. verbatim search "beacon budget"')
     return cleaned[:MAX_QUERY_CHARS]
@@ -209,8 +212,8 @@ def retrieve(store: Store, query: Query, scope: Scope) -> list[Hit]:
     """The best `query.k` passages in scope, best first, each with its score components."""
     if query.mode not in MODES:
         raise InputError(f"unknown search mode {query.mode!r}", fix=f"use one of {', '.join(MODES)}")
-    if query.k < 1:
-        raise InputError("k must be at least 1")
+    if not 1 <= query.k <= MAX_K:  # a k past SQLite's integers would fail in the query itself
+        raise InputError(f"k must be between 1 and {MAX_K:,}")
     text = check_query(query.text)
     limit = max(query.options.candidates, query.k)
     keyword: list[tuple[int, float]] = []

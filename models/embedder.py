@@ -10,6 +10,8 @@ import numpy as np
 
 from models.errors import CancelledError, ModelError
 
+_MAX_CHARS_PER_TOKEN = 32
+
 
 class Embedder:
     """Loads lazily; embeds one text per call (faster than batches here); thread-safe."""
@@ -54,6 +56,9 @@ class Embedder:
 
     def _clip(self, llama: object, text: str) -> str:
         """Keep what fits the model's context: the start of a long passage carries its topic."""
+        # A token is rarely more than a few characters: tokenising all of a 10 MB passage to keep
+        # its first 512 tokens would take seconds.
+        text = text[: self._n_ctx * _MAX_CHARS_PER_TOKEN]
         tokens = llama.tokenize(text.encode("utf-8"), add_bos=True)  # type: ignore[attr-defined]
         if len(tokens) <= self._n_ctx - 2:
             return text
