@@ -115,12 +115,11 @@ def safe_name(text: str, fallback: str = "untitled") -> str:
     name = unicodedata.normalize("NFC", text)
     name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C" or ch in "\t\n")
     name = " ".join(_FORBIDDEN.sub("-", name).split())
-    name = _cut(name, MAX_NAME_BYTES).strip(" .-")
-    if not name:
-        return fallback
-    if name.split(".")[0].strip().upper() in _RESERVED:
-        name = f"{name}_"
-    return name
+    head, dot, tail = name.strip(" .-").partition(".")
+    if head.strip().upper() in _RESERVED:  # Windows: "CON", "con.txt", "CON .md" are all the device
+        head = f"{head.rstrip()}_{head[len(head.rstrip()) :]}"
+    name = _cut(head + dot + tail, MAX_NAME_BYTES).strip(" .-")
+    return name or fallback
 
 
 def _cut(text: str, limit: int) -> str:

@@ -65,6 +65,9 @@ def export_markdown(library: Library, target: Path, *, project: str | None, audi
     vault = _Vault(target, NameBook(), audio, {})
     for reserved in (AUDIO, f"{INDEX}.md", f"{CONNECTIONS}.md"):
         vault.names.reserve("", reserved)
+    library_root, vault_root = library.data_dir.root.resolve(), target.resolve()
+    if library_root.is_relative_to(vault_root):  # (--force into a folder that holds the library)
+        vault.names.reserve("", library_root.relative_to(vault_root).parts[0])
     chosen = [
         p
         for p in list_projects(library, include_archived=True)

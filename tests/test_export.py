@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.consolidation import consolidate, list_connections, list_facts
 from app.edits import save_edit
@@ -152,7 +154,7 @@ def test_file_names_are_safe_for_hostile_projects_and_titles(source: Library, va
     con = [p.name for p in (vault / "CON_").glob("*Same*.md")]
     assert sorted(con) == ["2026-04-01 0930 Same (2).md", "2026-04-01 0930 Same.md"]
     assert safe_name("..") == "untitled" and safe_name("a/../b") == "a-..-b"
-    assert safe_name("lpt1.txt") == "lpt1.txt_" and safe_name("\u202e\x00") == "untitled"
+    assert safe_name("lpt1.txt") == "lpt1_.txt" and safe_name("\u202e\x00") == "untitled"
 
 
 def test_links_resolve_to_files_and_lines_that_exist(vault: Path) -> None:
@@ -246,3 +248,24 @@ def test_one_project_only(source: Library, tmp_path: Path) -> None:
     assert {r["id"] for r in rows} == {r.id for r in list_recordings(source, project="Harbour App")}
     segments = [json.loads(x) for x in (tmp_path / "js" / "segments.jsonl").read_text().splitlines()]
     assert segments and {s["recording_id"] for s in segments} <= {r["id"] for r in rows}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200))
+def test_safe_name_is_one_safe_component_for_any_text(text: str) -> None:
+    name = safe_name(text)
+    assert name and name not in (".", "..") and name == name.strip(" .-")
+    assert not re.search(r'[<>:"/\\|?*#^\[\]\x00-\x1f\x7f]', name)
+    assert name.split(".")[0].strip().upper() not in RESERVED and len(name.encode()) <= 120
+    assert safe_name(name) == name  # stable: a safe name stays as it is
+
+
+def test_a_project_cannot_take_the_name_of_the_data_folder(tmp_path: Path) -> None:
+    require_models()
+    with Library(DataDir(tmp_path / "Atlas", MODELS_DIR)) as library:
+        note = tmp_path / "note.txt"
+        note.write_text("A note about the Atlas launch.", "utf-8")
+        import_files(library, [note], project="Atlas")
+        export_library(library, tmp_path, force=True, audio=False)
+        assert (tmp_path / "Atlas (2)" / "Atlas (2).md").is_file()
+        assert not list((tmp_path / "Atlas").glob("*.md"))  # nothing written into the library
