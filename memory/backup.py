@@ -65,11 +65,21 @@ def copy_database(store: Store, target: Path, *, progress: Callable[[int, int], 
         raise InputError("an in-memory store has no file to back up")
     destination = apsw.Connection(str(target))
     try:
-        with destination.backup("main", store.conn, "main") as backup:
-            while not backup.done:
-                backup.step(PAGES_PER_STEP)
+        # Every call that touches the store's connection holds the store's lock: apsw refuses a
+        # connection busy in another thread, and a step never reads a half-done transaction.
+        with store._lock:
+            backup = destination.backup("main", store.conn, "main")
+        try:
+            done = False
+            while not done:
+                with store._lock:
+                    backup.step(PAGES_PER_STEP)
+                    done, total, remaining = backup.done, backup.page_count, backup.remaining
                 if progress is not None:
-                    progress(backup.page_count - backup.remaining, backup.page_count)
+                    progress(total - remaining, total)
+        finally:
+            with store._lock:
+                backup.close()
         # A single self-contained file: no WAL beside it that a copy or an archive could miss.
         destination.execute("PRAGMA journal_mode=DELETE")
     except apsw.Error as exc:

@@ -8,6 +8,7 @@ import hashlib
 import json
 import re
 import shutil
+import threading
 import time
 import zipfile
 from collections.abc import Iterator
@@ -27,6 +28,7 @@ from app.instance_lock import InstanceLock, LibraryInUseError
 from app.jobs import JobWorker
 from app.library import Library
 from app.paths import DataDir
+from app.projects import add_project
 from app.recordings import audio_file, get_recording, list_recordings, list_segments
 from app.search import search
 from memory import backup as store_backup
@@ -330,3 +332,29 @@ def test_a_backup_without_audio_restores_only_where_the_audio_still_is(
     (copy / audio[0]).write_bytes(b"not the audio")
     with pytest.raises(InputError, match=re.escape(audio[0])):
         restore_backup(Path(report.path), copy, force=True)
+
+
+def test_a_backup_taken_while_the_app_writes_is_consistent(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another thread keeps adding projects through the same store while the database is copied a
+    page at a time: the copy is one consistent state, and it restores."""
+    monkeypatch.setattr(store_backup, "PAGES_PER_STEP", 1)
+    stop, added = threading.Event(), []
+
+    def write() -> None:
+        while not stop.is_set():
+            added.append(add_project(library, f"Project {len(added)}").name)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        while len(added) < 5:
+            time.sleep(0.01)
+        report = bk.create_backup(library, tmp_path / "busy.verbatim-backup")
+    finally:
+        stop.set()
+        writer.join()
+    assert 5 <= report.counts["projects"] <= len(added)
+    restored = restore_backup(Path(report.path), tmp_path / "restored")
+    assert restored.counts == report.counts
