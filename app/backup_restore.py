@@ -1,4 +1,4 @@
-"""Restore a backup into a data folder.
+"""Restore a backup (or a JSON export: app.export_json) into a data folder.
 
 Order, so that a bad backup or a crash never costs the library that is there:
 1. every member's checksum is verified against the manifest (a damaged backup is refused naming
@@ -16,11 +16,13 @@ it lists (same name and size, and same sha256 where the name is one); the audio 
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import re
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
@@ -37,6 +39,7 @@ from app.backup import (
     safe_member_name,
     verify_backup,
 )
+from app.export_json import build_from_json, is_json_export, verify_json_export
 from app.instance_lock import InstanceLock
 from app.library import Library
 from app.paths import DataDir
@@ -90,18 +93,48 @@ def holds_data(root: Path) -> bool:
     return not found["library"] or any(found["counts"].values())
 
 
+@dataclass
+class _Source:
+    """What a restore needs from a backup or a JSON export, once it is verified."""
+
+    manifest: dict[str, Any]
+    counts: dict[str, int]
+    members: int
+    with_audio: bool
+    build: Callable[[Path], None]  # fills the staging folder
+
+
+def _verified_source(path: Path, progress: Progress | None) -> _Source:
+    if is_json_export(path):
+        manifest = verify_json_export(path, progress=progress)
+        if not manifest.get("audio_included", True):
+            raise InputError(
+                f"{path.name} was exported without audio", fix="export it again without --no-audio"
+            )
+        tables = manifest["tables"]
+        counts = {name: int(tables[name]["rows"]) for name in ("projects", "recordings", "segments")}
+        build = functools.partial(build_from_json, path, manifest)
+        return _Source(manifest, counts, len(manifest["files"]), True, build)
+    manifest = verify_backup(path, progress=progress)
+    members = [Member(**m) for m in manifest["members"]]
+    build = functools.partial(_unpack, path, members)
+    return _Source(
+        manifest, manifest["counts"], len(members), bool(manifest.get("audio_included", True)), build
+    )
+
+
 def restore_backup(
     path: Path, target: Path, *, force: bool = False, progress: Progress | None = None
 ) -> RestoreReport:
+    """Restore a backup file (or a JSON export folder) into the library folder `target`."""
     started = time.monotonic()
     path = Path(path).expanduser().absolute()
-    manifest = verify_backup(path, progress=progress)
+    source = _verified_source(path, progress)
     root = Path(target).expanduser().absolute()
     if root.exists() and not root.is_dir():
         raise InputError(f"{root} is a file, not a library folder")
-    with_audio = bool(manifest.get("audio_included", True))
-    if not with_audio:
-        _check_referenced_audio(path, root, manifest.get("referenced_audio", []))
+    if not source.with_audio:
+        _check_referenced_audio(path, root, source.manifest.get("referenced_audio", []))
     if holds_data(root) and not force:
         raise InputError(
             f"{root} already holds a library",
@@ -111,29 +144,26 @@ def restore_backup(
     root.mkdir(parents=True, exist_ok=True, mode=0o700)
     stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
     staging = root / f".restoring-{stamp}"
-    members = [Member(**m) for m in manifest["members"]]
     # The app (or `verbatim record`) must not be writing the library that is being replaced.
     with InstanceLock(root, "verbatim restore"):
         try:
-            _unpack(path, members, staging)
-            aside = _set_aside(root, stamp, keep=() if with_audio else ("audio",))
+            source.build(staging)
+            aside = _set_aside(root, stamp, keep=() if source.with_audio else ("audio",))
             _move_in(staging, root)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         schema, counts = _open_restored(root)
-    migrated_to = schema if schema != int(manifest["schema_version"]) else None
-    if counts != manifest["counts"]:
-        raise StoreError(
-            f"the restored library holds {counts}, the backup's manifest says {manifest['counts']}"
-        )
+    from_schema = int(source.manifest["schema_version"])
+    if counts != source.counts:
+        raise StoreError(f"the restored library holds {counts}, the manifest says {source.counts}")
     return RestoreReport(
         str(path),
         str(root),
         counts,
-        int(manifest["schema_version"]),
-        len(members),
+        from_schema,
+        source.members,
         str(aside) if aside else None,
-        migrated_to,
+        schema if schema != from_schema else None,
         round(time.monotonic() - started, 3),
     )
 

@@ -4,40 +4,22 @@ An export only reads the library. Its target is a user's folder, so it is checke
 folder itself (or a folder inside it) is refused, and so is an existing folder that is not empty
 unless `force` (then files of the same name are replaced, nothing else is touched).
 
-JSON (`--format json`), format "verbatim-json" version 1:
-- `manifest.json`: format, format_version, app_version, schema_version (the database migrations
-  the rows follow: memory/migrations/*.sql document every column), created_at, project (or null),
-  and per table its file, row count and columns;
-- one `<table>.jsonl` per table, one JSON object per row with every column as stored (columns
-  that hold JSON, such as segments.words or facts.segment_ids, stay JSON strings): projects,
-  recordings, segments (raw, never changed), segment_edits (the user's corrections, versioned),
-  corrections, stretches, entities, facts, connections, digest_items, migrations. Chunks,
-  embeddings and the search index are left out: they are rebuilt from the segments.
-- `audio/...`: the audio files at the same relative paths as recordings.audio_path.
-`verbatim restore` reads backups, not JSON exports: a JSON export is for other tools and people.
-
+JSON (`--format json`): see app.export_json.
 Markdown (`--format markdown`): see app.export_markdown.
 """
 
 from __future__ import annotations
 
-import json
 import re
-import shutil
 import unicodedata
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from app import __version__
 from app.library import Library
 from app.projects import get_project
-from memory import backup as store_backup
 from models.errors import InputError
 
-JSON_FORMAT = "verbatim-json"
-JSON_FORMAT_VERSION = 1
 FORMATS = ("markdown", "json")
 
 
@@ -68,6 +50,8 @@ def export_library(
     target = check_target(library, out, force=force)
     project_id = get_project(library, project).id if project else None
     if fmt == "json":
+        from app.export_json import export_json
+
         return export_json(library, target, project_id=project_id, audio=audio)
     from app.export_markdown import export_markdown
 
@@ -146,61 +130,3 @@ class NameBook:
             candidate = f"{stem} ({n})"
         taken.add(f"{candidate}{suffix}".casefold())
         return f"{candidate}{suffix}"
-
-
-# --- JSON ----------------------------------------------------------------------------------------------
-def export_json(library: Library, target: Path, *, project_id: int | None, audio: bool) -> ExportReport:
-    store = library.store
-    tables: dict[str, Any] = {}
-    audio_paths: list[str] = []
-    for table in store_backup.EXPORT_TABLES:
-        rows = 0
-        with (target / f"{table}.jsonl").open("w", encoding="utf-8") as out:
-            for row in store_backup.table_rows(store, table, project_id=project_id):
-                out.write(json.dumps(row, ensure_ascii=False) + "\n")
-                rows += 1
-                if table == "recordings" and row.get("audio_path"):
-                    audio_paths.append(row["audio_path"])
-        tables[table] = {
-            "file": f"{table}.jsonl",
-            "rows": rows,
-            "columns": store_backup.table_columns(store, table),
-        }
-    copied = _copy_audio(library, target, audio_paths) if audio else 0
-    manifest = {
-        "format": JSON_FORMAT,
-        "format_version": JSON_FORMAT_VERSION,
-        "app_version": __version__,
-        "schema_version": store_backup.schema_version(store),
-        "created_at": datetime.now(UTC).replace(microsecond=0).isoformat(),
-        "project_id": project_id,
-        "tables": tables,
-        "audio": {
-            "included": audio,
-            "files": copied,
-            "paths": "recordings.audio_path, relative to this folder",
-        },
-    }
-    (target / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", "utf-8")
-    return ExportReport(
-        str(target),
-        "json",
-        tables["projects"]["rows"],
-        tables["recordings"]["rows"],
-        len(tables) + 1 + copied,
-        copied,
-    )
-
-
-def _copy_audio(library: Library, target: Path, relative_paths: list[str]) -> int:
-    root, copied = library.data_dir.root, 0
-    for relative in relative_paths:
-        source, destination = (root / relative).resolve(), (target / relative).resolve()
-        # audio_path comes from the database: it must point inside the library and the export folder.
-        inside = source.is_relative_to(root.resolve()) and destination.is_relative_to(target.resolve())
-        if not inside or not source.is_file():
-            continue
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(source, destination)
-        copied += 1
-    return copied

@@ -21,18 +21,22 @@ from models.errors import InputError, StoreError
 
 PAGES_PER_STEP = 256  # ~1 MB at 4 KiB pages: progress moves, writers are not starved
 
-# What a JSON export holds: what was said and what the user decided, not what can be rebuilt
-# (chunks, embeddings, vectors and the FTS index are derived; jobs, llm_calls and seen_files are logs).
+# What a JSON export holds, in an order that inserts parents first: what was said, what the user
+# decided and what consolidation found (with its state, so it is not redone after a restore), not
+# what indexing rebuilds (chunks, embeddings, vectors, the FTS index) nor logs (jobs, llm_calls,
+# seen_files).
 EXPORT_TABLES = (
     "projects",
     "recordings",
     "segments",
     "segment_edits",
+    "consolidation_state",
     "corrections",
     "stretches",
     "entities",
     "facts",
     "connections",
+    "connection_weights",
     "digest_items",
     "migrations",
 )
@@ -132,6 +136,30 @@ def table_rows(store: Store, table: str, *, project_id: int | None = None) -> It
     yield from store.all(f"{sql} ORDER BY {order}", params)
 
 
+def insert_rows(store: Store, table: str, rows: Iterator[dict[str, Any]]) -> int:
+    """Rows of a JSON export into an empty table, ids kept; columns this schema lacks are refused.
+
+    Run inside a transaction with foreign keys deferred (a fact may name a later fact)."""
+    known = set(table_columns(store, table))
+    count = 0
+    for row in rows:
+        unknown = set(row) - known
+        if unknown:
+            raise InputError(f"{table} has no column {sorted(unknown)[0]!r} in this version")
+        names = list(row)
+        store.execute(
+            f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
+            [row[n] for n in names],
+        )
+        count += 1
+    return count
+
+
+def defer_foreign_keys(store: Store) -> None:
+    """Check foreign keys at COMMIT, not per row (call inside the transaction)."""
+    store.execute("PRAGMA defer_foreign_keys = ON")
+
+
 def _project_filter(table: str, columns: list[str]) -> str | None:
     by_recording = "recording_id IN (SELECT id FROM recordings WHERE project_id = ?)"
     if table == "projects":
@@ -144,6 +172,8 @@ def _project_filter(table: str, columns: list[str]) -> str | None:
         return "a_project_id = ? OR b_project_id = ?"
     if table == "migrations":
         return "1 = 1"
+    if table == "connection_weights":
+        return None  # learnt from verdicts across all projects
     if "recording_id" in columns:
         return by_recording
     return None

@@ -7,22 +7,28 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.backup_restore import restore_backup
 from app.consolidation import consolidate, list_connections, list_facts
 from app.edits import save_edit
 from app.export import export_library, safe_name
 from app.imports import import_corpus, import_files
+from app.indexing import index_pending
 from app.library import Library
 from app.paths import DataDir
 from app.projects import list_projects
 from app.recordings import audio_file, list_recordings, list_segments
+from app.search import search
 from memory import backup as store_backup
+from memory import consolidation_state as state
 from models.errors import InputError
 from tests.audio_helpers import speech_file
 from tests.cli import run
@@ -51,6 +57,7 @@ RESERVED = {
     *(f"COM{n}" for n in range(1, 10)),
     *(f"LPT{n}" for n in range(1, 10)),
 }
+AS_OF = datetime(2026, 6, 1, 12, 0)
 LINK = re.compile(r"(!?)\[\[([^\]|#]+)(?:#\^([A-Za-z0-9-]+))?(?:\|[^\]]*)?\]\]")
 
 
@@ -269,3 +276,43 @@ def test_a_project_cannot_take_the_name_of_the_data_folder(tmp_path: Path) -> No
         export_library(library, tmp_path, force=True, audio=False)
         assert (tmp_path / "Atlas (2)" / "Atlas (2).md").is_file()
         assert not list((tmp_path / "Atlas").glob("*.md"))  # nothing written into the library
+
+
+def test_a_json_export_restores_to_a_library_that_searches_the_same(source: Library, tmp_path: Path) -> None:
+    out = tmp_path / "dump"
+    export_library(source, out, fmt="json")
+    damaged = tmp_path / "damaged"
+    shutil.copytree(out, damaged)
+    text = (damaged / "segments.jsonl").read_text("utf-8")
+    (damaged / "segments.jsonl").write_text(text.replace("Priya", "Pryia", 1), "utf-8")
+    result = run("restore", str(damaged), "--into", str(tmp_path / "never"))
+    assert result.code == 1 and "segments.jsonl does not match its checksum" in result.err
+    assert not (tmp_path / "never").exists()
+    export_library(source, tmp_path / "one", fmt="json", project="Harbour App")
+    with pytest.raises(InputError, match="one project"):
+        restore_backup(tmp_path / "one", tmp_path / "never")
+
+    result = run("restore", str(out), "--into", str(tmp_path / "restored"), "--json")
+    assert result.code == 0, result.err
+    with Library(DataDir(tmp_path / "restored", MODELS_DIR)) as restored:
+        for table in store_backup.EXPORT_TABLES[:-1]:  # all but migrations (the new database's own)
+            assert list(store_backup.table_rows(restored.store, table)) == list(
+                store_backup.table_rows(source.store, table)
+            ), table
+        for rec in list_recordings(source):
+            copy = audio_file(restored, rec)
+            if rec.audio_path:
+                assert (
+                    copy is not None and hashlib.sha256(copy.read_bytes()).hexdigest() == rec.content_sha256
+                )
+        index_pending(restored)
+        for query in ("launch date", "Priya Raman", "sign maker"):
+            before = [(h.recording_id, h.segment_ids) for h in search(source, query, as_of=AS_OF)]
+            assert before == [(h.recording_id, h.segment_ids) for h in search(restored, query, as_of=AS_OF)]
+        # Re-indexed, every recording has the chunks it had: consolidation finds its stages done.
+        done = []
+        for rec in list_recordings(source):
+            here, there = (state.fingerprint(lib.store, rec.id) for lib in (source, restored))
+            done.append(state.done_stages(restored.store, rec.id, there))
+            assert done[-1] == state.done_stages(source.store, rec.id, here)
+        assert sum(1 for stages in done if stages) >= 10

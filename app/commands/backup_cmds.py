@@ -177,8 +177,8 @@ def register(groups: CommandGroups) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=_backup)
 
-    p = groups.top.add_parser("restore", help="check a backup, then restore it")
-    p.add_argument("file", metavar="FILE")
+    p = groups.top.add_parser("restore", help="check a backup (or a JSON export), then restore it")
+    p.add_argument("file", metavar="FILE", help="a backup file, or the folder of a JSON export")
     p.add_argument("--into", metavar="DIR", help="library folder to restore into (default: this library)")
     p.add_argument(
         "--force", action="store_true", help="replace a library that is not empty (it is kept aside)"
