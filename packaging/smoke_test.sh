@@ -7,8 +7,10 @@
 # 3. imports a short espeak-ng clip and asks a question through the bundled CLI, while the app runs
 #    (the window picks the new project up: screenshot);
 # 4. closes the app with SIGTERM (closes its window as a user would) and checks every exit code,
-#    that the answer has a stated claim from the bundled model, and that the window showed.
-# Exits 0 when everything passed. Needs xvfb-run, x11-utils (xwininfo), imagemagick, espeak-ng.
+#    that the answer has a stated claim from the bundled model, and that the window showed;
+# 5. records the clip, played into a PulseAudio null sink, with `verbatim record` (PortAudio).
+# Exits 0 when everything passed. Needs xvfb-run, x11-utils (xwininfo), imagemagick, espeak-ng,
+# pulseaudio and pulseaudio-utils.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 target="$(realpath "${1:-$(ls "$repo"/dist/Verbatim-*.run | tail -n 1)}")"
@@ -91,8 +93,31 @@ kill -TERM "$app_pid"
 app_code=0
 wait "$app_pid" || app_code=$?
 [ "$app_code" = 0 ] || fail "the app exited $app_code (see $out/app.log)"
+app_pid=""
+
+echo "== record through PortAudio from a virtual microphone (a PulseAudio null sink)"
+export XDG_RUNTIME_DIR="$work/run" PULSE_RUNTIME_PATH="$work/run/pulse" PULSE_STATE_PATH="$work/run/state"
+export PULSE_SERVER="unix:$work/run/pulse/native"
+mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+pulseaudio -n --daemonize=no --exit-idle-time=-1 --use-pid-file=no \
+    --load="module-native-protocol-unix auth-anonymous=1" --load="module-null-sink sink_name=vmic" \
+    --load=module-always-sink > /dev/null 2>&1 &
+pulse_pid=$!
+if wait_for 15 "the PulseAudio server" pactl info > /dev/null 2>&1; then
+    pactl set-default-source vmic.monitor
+    (sleep 2 && paplay --device=vmic "$work/clip.wav") &
+    if "${cli[@]}" record --project Harbor --duration 10 --no-live > "$out/record.log" 2>&1; then
+        cat "$out/record.log"
+        recording=$(grep -o 'saved recording [0-9]*' "$out/record.log" | grep -o '[0-9]*$' || true)
+        "${cli[@]}" transcript "${recording:-0}" > "$out/transcript.txt" 2>&1 || true
+        grep -qi "report" "$out/transcript.txt" || fail "the recorded speech is not in its transcript ($out/transcript.txt)"
+    else
+        fail "record exited non-zero (see $out/record.log)"
+    fi
+fi
+kill "$pulse_pid" 2> /dev/null || true
 if [ "$failures" -eq 0 ]; then
-    echo "SMOKE TEST PASSED: window, first-start provisioning, import, ask, quit"
+    echo "SMOKE TEST PASSED: window, first-start provisioning, import, ask, quit, record"
     exit 0
 fi
 echo "SMOKE TEST FAILED: $failures problem(s); logs and screenshots in $out" >&2

@@ -11,7 +11,7 @@ shift
 now() { local t=${EPOCHREALTIME/[.,]/}; echo $((t / 1000)); }  # milliseconds
 for _ in $(seq "$runs"); do
     start=$(now)
-    "$@" > /dev/null 2>&1 &
+    "$@" > /dev/null 2>>"${START_TIME_LOG:-/dev/null}" &
     pid=$!
     until xwininfo -root -tree 2>/dev/null | grep -q '"Verbatim'; do
         kill -0 "$pid" 2>/dev/null || { echo "the program exited before its window showed" >&2; exit 1; }
