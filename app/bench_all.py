@@ -66,8 +66,6 @@ def stages(options: Options) -> list[Stage]:
     app_start = [sys.executable, "-m", "app.cli", "bench", "app-start", "--recordings", recordings]
     app_start += ["--repeat", repeat, "--work-dir", str(options.cache / "app-start"), "--json"]
     found.append(Stage("app-start", app_start))
-    if options.only:
-        found = [s for s in found if s.name in options.only]
     return found
 
 
@@ -92,6 +90,7 @@ def run_stage(stage: Stage, say: Say) -> dict[str, Any]:
         return {**record, "skipped": stage.skipped}
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
     tail: deque[str] = deque(maxlen=30)
+    record["started_at"] = _now()
     record["load_average_start"] = load_average()
     began = time.perf_counter()
     stdout = Path(os.environ.get("TMPDIR", "/tmp")) / f"verbatim-bench-{os.getpid()}-{stage.name}.out"
@@ -126,6 +125,20 @@ def _extra_models(models_dir: Path) -> dict[str, Path]:
     return {WHISPER_SMALL.name: small} if (small / "model.bin").is_file() else {}
 
 
+def _now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
+
+
+def _earlier(out: Path, name: str) -> dict[str, Any] | None:
+    """A stage's record from an earlier run into the same folder (for `--only`), marked as such."""
+    path = out / f"{name}.json"
+    if not path.is_file():
+        return None
+    record = dict(json.loads(path.read_text()))
+    record["from_earlier_run"] = True
+    return record
+
+
 def run_all(options: Options, say: Say) -> dict[str, Any]:
     """Run the stages, then write the JSON files, the markdown block and the plots."""
     from app.bench_markdown import update_markdown
@@ -134,11 +147,16 @@ def run_all(options: Options, say: Say) -> dict[str, Any]:
     options.out.mkdir(parents=True, exist_ok=True)
     options.cache.mkdir(parents=True, exist_ok=True)
     models_dir = DataDir.resolve().models_dir
-    started = datetime.now(UTC).replace(microsecond=0).isoformat()
+    started = _now()
     env = describe(models_dir)
     began = time.perf_counter()
     results: dict[str, Any] = {}
     for stage in stages(options):
+        if options.only and stage.name not in options.only:
+            earlier = _earlier(options.out, stage.name)  # --only: the other stages' last results
+            if earlier is not None:
+                results[stage.name] = earlier
+            continue
         say(f"== {stage.name}" + (f": skipped ({stage.skipped})" if stage.skipped else ""))
         record = run_stage(stage, say)
         results[stage.name] = record
@@ -149,13 +167,18 @@ def run_all(options: Options, say: Say) -> dict[str, Any]:
     summary = {
         "quick": options.quick,
         "started_at": started,
-        "ended_at": datetime.now(UTC).replace(microsecond=0).isoformat(),
+        "ended_at": _now(),
+        "only": options.only,
         "seconds": round(time.perf_counter() - began, 1),
         "eval_dir": str(options.eval_dir),
         **env,
         "load_average_end": load_average(),
         "stages": {
-            name: {k: r.get(k) for k in ("wall_s", "cpu_s", "peak_rss_mb", "exit_code", "skipped", "error")}
+            name: {
+                k: r.get(k)
+                for k in ("started_at", "wall_s", "cpu_s", "peak_rss_mb", "exit_code", "skipped", "error")
+            }
+            | ({"from_earlier_run": True} if r.get("from_earlier_run") else {})
             for name, r in results.items()
         },
     }

@@ -38,6 +38,13 @@ def _not_run(name: str, record: Result | None) -> str:
 
 def header(summary: Result) -> list[str]:
     m, v = summary["machine"], summary["versions"]
+    earlier = [name for name, stage in summary["stages"].items() if stage.get("from_earlier_run")]
+    split = (
+        f" Stages {', '.join(earlier)} were run by an earlier invocation into the same folder"
+        " (their start time and load are in the last table)."
+        if earlier
+        else ""
+    )
     shas = ", ".join(f"{k} `{s[:12]}`" for k, s in summary["models_sha256"].items() if s)
     kind = (
         "`--quick` (tiny sizes: checks that it runs, the figures mean little)" if summary["quick"] else "full"
@@ -47,7 +54,7 @@ def header(summary: Result) -> list[str]:
         f" {summary['seconds'] / 60:.1f} min. Machine: {m['cores']} cores, {m['cpu']}, {m['ram_gb']} GB RAM,"
         f" {m['os']}; load average (1/5/15 min) {' / '.join(map(str, m['load_average']))} at the start,"
         f" {' / '.join(map(str, summary['load_average_end']))} at the end: the machine is shared with"
-        " other engineers' jobs, so latencies are only comparable within this run.",
+        " other engineers' jobs, so latencies are only comparable within this run." + split,
         "",
         f"Versions: Python {v['python']}, faster-whisper {v['faster_whisper']},"
         f" CTranslate2 {v['ctranslate2']},"
@@ -247,16 +254,18 @@ def memory(results: Result) -> list[str]:
     lines = [
         "### Stages: time, CPU and peak memory (each stage a fresh process)",
         "",
-        "| stage | wall | CPU | peak RSS | load at start → end |",
-        "|---|---|---|---|---|",
+        "| stage | started (UTC) | wall | CPU | peak RSS | load at start → end |",
+        "|---|---|---|---|---|---|",
     ]
     for name, r in results.items():
         if "wall_s" not in r:
-            lines.append(f"| {name} | skipped: {r.get('skipped', '')} | | | |")
+            lines.append(f"| {name} | | skipped: {r.get('skipped', '')} | | | |")
             continue
         load = f"{r['load_average_start'][0]:.1f} → {r['load_average_end'][0]:.1f}"
+        when = str(r.get("started_at", ""))[:16].replace("T", " ")
         lines.append(
-            f"| {name} | {r['wall_s']:.0f} s | {r['cpu_s']:.0f} s | {r['peak_rss_mb']:.0f} MB | {load} |"
+            f"| {name} | {when} | {r['wall_s']:.0f} s | {r['cpu_s']:.0f} s | {r['peak_rss_mb']:.0f} MB"
+            f" | {load} |"
         )
     return [*lines, ""]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -104,8 +105,22 @@ def search(cache: Path, quick: bool) -> dict[str, Any]:
 def ask(cache: Path, quick: bool) -> dict[str, Any]:
     from app.evals.ask_bench import run_ask_bench
 
-    chunks, questions = (2_000, 2) if quick else (100_000, 12)
+    chunks, questions = (2_000, 2) if quick else (100_000, 10)
+    _reuse_search_store(cache, chunks)
     return run_ask_bench(chunks=chunks, questions=questions, work_dir=cache / "ask", progress=say)
+
+
+def _reuse_search_store(cache: Path, chunks: int) -> None:
+    """The ask bench's store is built by the same function with the same parameters as the search
+    bench's: copy a cached one (with its marker) rather than build it again."""
+    source = cache / "search" / f"bench-{chunks}.db"
+    target = cache / "ask" / f"ask-{chunks}" / "verbatim.db"
+    wal = source.with_name(source.name + "-wal")
+    if target.exists() or not source.is_file() or not source.with_suffix(".json").is_file() or wal.exists():
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source.with_suffix(".json"), target.with_suffix(".json"))
+    shutil.copyfile(source, target)
 
 
 def quality(eval_dir: Path, quick: bool) -> dict[str, Any]:

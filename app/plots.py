@@ -172,6 +172,7 @@ def stages(results: Result, summary: Result, out: Path) -> str | None:
     right.legend(fontsize=7)
     for ax in (left, right):
         ax.tick_params(axis="y", labelsize=7)
+        ax.invert_yaxis()  # stages top to bottom, in the order they ran
     return _save(fig, summary, out / "stages.png")
 
 
