@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from app.backup import create_backup, verify_backup
+from app.backup import create_backup
+from app.backup_read import verify_backup
 from app.backup_restore import restore_backup
 from app.export import export_library
 from app.library import Library

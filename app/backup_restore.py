@@ -28,17 +28,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from app.backup import (
-    DATABASE,
-    FILE_FOLDERS,
-    SETTINGS,
-    Member,
-    Progress,
-    extract_member,
-    open_archive,
-    safe_member_name,
-    verify_backup,
-)
+from app.backup import DATABASE, FILE_FOLDERS, SETTINGS, Member, Progress
+from app.backup_read import extract_member, open_archive, safe_member_name, verify_backup
 from app.export_json import build_from_json, is_json_export, verify_json_export
 from app.instance_lock import InstanceLock
 from app.library import Library

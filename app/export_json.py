@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from app import __version__
-from app.backup import BLOCK, SETTINGS, Progress, safe_member_name
+from app.backup import BLOCK, SETTINGS, Progress
+from app.backup_read import safe_member_name
 from app.export import ExportReport
 from app.library import Library
 from memory import backup as store_backup

@@ -20,6 +20,7 @@ import pytest
 from app import backup as bk
 from app import backup_daily
 from app.backup_daily import daily_backups, daily_path, enqueue_daily, make_daily_backup
+from app.backup_read import verify_backup
 from app.backup_restore import holds_data, restore_backup
 from app.consolidation import consolidate
 from app.edits import save_edit
@@ -247,7 +248,7 @@ def test_daily_backups_rotate_and_can_be_turned_off(library: Library, tmp_path: 
     assert [p.name for p in daily_backups(library)] == [
         daily_path(library, today - timedelta(days=n)).name for n in (2, 1, 0)
     ]
-    bk.verify_backup(daily_path(library, today))
+    verify_backup(daily_path(library, today))
     library.settings.daily_backups_keep = 0
     assert make_daily_backup(library, day=today + timedelta(days=1)) is None
     assert enqueue_daily(library) is None
@@ -270,7 +271,7 @@ def test_the_job_worker_makes_the_daily_backup_when_idle(
     finally:
         worker.stop()
     assert daily_path(library).exists()
-    bk.verify_backup(daily_path(library))
+    verify_backup(daily_path(library))
 
 
 def test_migration_makes_a_copy_first_that_opens_at_the_old_schema(tmp_path: Path) -> None:
