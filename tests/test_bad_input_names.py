@@ -143,6 +143,8 @@ def test_the_app_functions_take_the_same_hostile_text(notes: Library) -> None:
             continue
         hits = search(notes, query, mode="hybrid")
         assert all(h.components for h in hits)
+        if len(query) > 1000:
+            continue  # asked through the CLI above; here it would only embed 100k characters again
         answer = ask(notes, query, no_llm=True)
         for claim in answer.claims:
             assert claim.kind in ("stated", "inferred")

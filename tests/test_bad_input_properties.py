@@ -15,7 +15,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from capture.corpus import read_corpus
@@ -33,7 +33,7 @@ from models.errors import InputError
 from tests.hostile_files import dump_store
 
 PROPERTY = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 FEW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -253,6 +253,8 @@ time_text = st.one_of(
 
 @PROPERTY
 @given(text=time_text)
+@example("0001-01-01T00:00:00+14:00")  # no local time: before year 1
+@example("9999-12-31T23:59:59-12:00")  # after year 9999
 def test_any_time_text_is_a_time_or_a_clear_refusal(text: str) -> None:
     try:
         parsed = parse_time(text)
