@@ -235,8 +235,11 @@ def test_an_interrupted_backup_leaves_no_file(source: Library, tmp_path: Path) -
     assert out.read_text() == "not mine"
 
 
-def test_daily_backups_rotate_and_can_be_turned_off(library: Library, tmp_path: Path) -> None:
+def test_daily_backups_rotate_and_can_be_turned_off(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     require_models()
+    monkeypatch.setattr(backup_daily, "IDLE_SECONDS", 0.0)
     note = tmp_path / "note.txt"
     note.write_text("A short note about the Harbour App launch.", "utf-8")
     import_files(library, [note], project="Harbour App")
@@ -249,9 +252,14 @@ def test_daily_backups_rotate_and_can_be_turned_off(library: Library, tmp_path: 
         daily_path(library, today - timedelta(days=n)).name for n in (2, 1, 0)
     ]
     verify_backup(daily_path(library, today))
+    assert enqueue_daily(library) is None  # today's is made
+    daily_path(library, today).unlink()
     library.settings.daily_backups_keep = 0
-    assert make_daily_backup(library, day=today + timedelta(days=1)) is None
-    assert enqueue_daily(library) is None
+    assert make_daily_backup(library, day=today) is None
+    assert enqueue_daily(library) is None  # off
+    library.settings.daily_backups_keep = 3
+    assert enqueue_daily(library) is not None  # due, and the queue is idle
+    assert enqueue_daily(library) is None  # once a day
 
 
 def test_the_job_worker_makes_the_daily_backup_when_idle(
