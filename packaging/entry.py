@@ -11,7 +11,7 @@ import multiprocessing
 import os
 import sys
 
-CLI_NAMES = ("verbatim", "verbatim-cli")
+CLI_NAMES = ("verbatim",)
 
 
 def main() -> int:
