@@ -22,7 +22,7 @@ from typing import Any
 import apsw
 import sqlite_vec
 
-from models.errors import StoreError
+from models.errors import InputError, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -206,11 +206,17 @@ class Store:
                     self.conn.execute("ROLLBACK")
                 raise _translate(exc, self.path) from exc
 
+    def _run(self, sql: str, params: Params) -> apsw.Cursor:
+        try:
+            return self.conn.execute(sql, params)
+        except OverflowError as exc:  # an id or a limit typed past SQLite's 64-bit integers
+            raise InputError(f"a number is too large (at most {2**63 - 1:,})") from exc
+
     def execute(self, sql: str, params: Params = None) -> int:
         """Run one write statement; returns the last inserted rowid."""
         with self._lock:
             try:
-                self.conn.execute(sql, params)
+                self._run(sql, params)
             except apsw.Error as exc:
                 raise _translate(exc, self.path) from exc
             return self.conn.last_insert_rowid()
@@ -224,12 +230,12 @@ class Store:
 
     def rows(self, sql: str, params: Params = None) -> list[tuple[Any, ...]]:
         with self._lock:
-            return list(self.conn.execute(sql, params))
+            return list(self._run(sql, params))
 
     def all(self, sql: str, params: Params = None) -> list[dict[str, Any]]:
         """Rows as dicts keyed by column name."""
         with self._lock:
-            cursor = self.conn.execute(sql, params)
+            cursor = self._run(sql, params)
             try:
                 names = [d[0] for d in cursor.get_description()]
             except apsw.ExecutionCompleteError:
@@ -242,7 +248,7 @@ class Store:
 
     def scalar(self, sql: str, params: Params = None) -> Any:
         with self._lock:
-            for row in self.conn.execute(sql, params):
+            for row in self._run(sql, params):
                 return row[0]
             return None
 

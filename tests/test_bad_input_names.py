@@ -81,18 +81,19 @@ def test_settings_of_a_project_take_hostile_text_as_text(library: Library) -> No
         assert dump_store(library.store) == before
 
 
-@pytest.mark.parametrize("name", ["../../outside", "..", "/", "a/b\\c", "~/.ssh", "C:\\Windows"])
-def test_a_path_in_a_project_name_never_becomes_a_path(tmp_path: Path, name: str) -> None:
-    note = tmp_path / "in" / "note.txt"
-    note.parent.mkdir()
-    note.write_text("The budget for the workshop is fine.")
-    before = {p for p in tmp_path.rglob("*") if "library" not in p.relative_to(tmp_path).parts}
-    result = run("import", str(note), "--project", name, "--json")
-    assert not _refused(result)
-    [imported] = result.json()["results"]
-    assert imported["status"] == "imported" and imported["project"] == clean_name(name)
-    after = {p for p in tmp_path.rglob("*") if "library" not in p.relative_to(tmp_path).parts}
-    assert after == before  # nothing written outside the library folder
+def test_a_path_in_a_project_name_never_becomes_a_path(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for n, name in enumerate(["../../outside", "..", "/", "a/b\\c", "~/.ssh", "C:\\Windows"]):
+        note = folder / f"note-{n}.txt"
+        note.write_text(f"The budget for workshop {n} is fine.")
+        before = {p for p in tmp_path.rglob("*") if "library" not in p.relative_to(tmp_path).parts}
+        result = run("import", str(note), "--project", name, "--json")
+        assert not _refused(result)
+        [imported] = result.json()["results"]
+        assert imported["status"] == "imported" and imported["project"] == clean_name(name)
+        after = {p for p in tmp_path.rglob("*") if "library" not in p.relative_to(tmp_path).parts}
+        assert after == before, name  # nothing written outside the library folder
     assert not (tmp_path.parent / "outside").exists()
 
 
@@ -151,29 +152,29 @@ def test_the_app_functions_take_the_same_hostile_text(notes: Library) -> None:
     assert dump_store(notes.store) == before
 
 
-@pytest.mark.parametrize(
-    "options",
-    [
-        ["--k", "0"],
-        ["--k", "-5"],
-        ["--k", "99999999999999999999"],
-        ["--k", "many"],
-        ["--since", "0001-01-01T00:00:00+14:00"],
-        ["--since", "9999-12-31T23:59:59-12:00"],
-        ["--until", "yesterday"],
-        ["--since", "2026-03-02", "--until", "2026-03-01"],
-        ["--as-of", "9999-12-31T23:59:59-12:00"],
-        ["--as-of", "\x00"],
-        ["--project", "'; DROP TABLE projects; --"],
-        ["--project", ""],
-        ["--mode", "sql"],
-    ],
-)
-def test_hostile_search_options_are_refused_with_a_message(notes: Library, options: list[str]) -> None:
+SEARCH_OPTIONS = [
+    ["--k", "0"],
+    ["--k", "-5"],
+    ["--k", "99999999999999999999"],
+    ["--k", "many"],
+    ["--since", "0001-01-01T00:00:00+14:00"],
+    ["--since", "9999-12-31T23:59:59-12:00"],
+    ["--until", "yesterday"],
+    ["--since", "2026-03-02", "--until", "2026-03-01"],
+    ["--as-of", "9999-12-31T23:59:59-12:00"],
+    ["--as-of", "\x00"],
+    ["--project", "'; DROP TABLE projects; --"],
+    ["--project", ""],
+    ["--mode", "sql"],
+]
+
+
+def test_hostile_search_options_are_refused_with_a_message(notes: Library) -> None:
     before = dump_store(notes.store)
-    result = run("search", "budget", *options)
-    assert result.code in (1, 2) and "Traceback" not in result.err, result
-    assert result.err.startswith("error: ") or "usage:" in result.err
+    for options in SEARCH_OPTIONS:
+        result = run("search", "budget", *options)
+        assert result.code in (1, 2) and "Traceback" not in result.err, (options, result)
+        assert result.err.startswith("error: ") or "usage:" in result.err  # 2: argparse's own usage error
     assert dump_store(notes.store) == before
 
 
@@ -181,3 +182,48 @@ def test_hostile_ask_options_are_refused_with_a_message(notes: Library) -> None:
     for options in (["--as-of", "0001-01-01T00:00:00+14:00"], ["--project", "nope"], ["--as-of", "soon"]):
         result = run("ask", "--no-llm", "budget?", *options)
         assert result.code == 1 and result.err.startswith("error: "), (options, result)
+
+
+BIG = "99999999999999999999"  # past SQLite's 64-bit integers
+
+
+HOSTILE_COMMANDS = [
+    ["recordings", "--limit", BIG],
+    ["recordings", "--project", "'; --"],
+    ["transcript", BIG],
+    ["transcript", "-1"],
+    ["jobs", "--limit", BIG],
+    ["jobs", "cancel", BIG],
+    ["jobs", "retry", "-5"],
+    ["facts", "--recording", BIG],
+    ["facts", "--as-of", "0001-01-01T00:00:00+14:00"],
+    ["corrections", BIG],
+    ["stretches", BIG],
+    ["stretches", "--dismiss", BIG],
+    ["consolidate", BIG, "--no-llm"],
+    ["digest", "--project", "\x00"],
+    ["connections", "--project", '"'],
+    ["import", "--project", "Atlas", "--spoken-at", "9999-12-31T23:59:59-12:00", "nothing.txt"],
+    ["restore", "/nonexistent/backup.zip"],
+]
+
+
+def test_hostile_ids_and_options_of_every_command_are_refused(notes: Library) -> None:
+    before = dump_store(notes.store)
+    for args in HOSTILE_COMMANDS:
+        result = run(*args)
+        assert result.code == 1 and result.err.startswith("error: "), (args, result)
+        assert "Traceback" not in result.err
+    assert dump_store(notes.store) == before
+
+
+def test_an_export_of_a_project_named_like_a_path_stays_in_its_folder(tmp_path: Path) -> None:
+    note = tmp_path / "note.txt"
+    note.write_text("The budget for the workshop is fine.")
+    assert run("import", str(note), "--project", "../../escaped/x").code == 0
+    out = tmp_path / "vault"
+    for kind in ("markdown", "json"):
+        assert not _refused(run("export", "--format", kind, "--out", str(out / kind)))
+    written = [p for p in tmp_path.rglob("*") if p.is_file() and "library" not in p.parts]
+    assert all(out in p.parents or p == note for p in written), written
+    assert not (tmp_path.parent / "escaped").exists()
