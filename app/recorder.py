@@ -137,6 +137,11 @@ class RecordingSession:
         return self._capture.problem
 
     @property
+    def failed(self) -> bool:
+        """The audio can no longer be saved (a full disk): stop; what was recorded is kept."""
+        return self._capture.failed
+
+    @property
     def device_name(self) -> str:
         return self.choice.name
 

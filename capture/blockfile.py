@@ -14,6 +14,7 @@ that `interrupted()` hands to recovery (the kernel drops the lock of a killed pr
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -117,15 +118,25 @@ class BlockWriter:
             self.sync()
 
     def sync(self) -> None:
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        try:
+            self._file.flush()
+            os.fsync(self._file.fileno())
+        except OSError as exc:
+            raise AudioError(
+                f"cannot write the recording: {exc.strerror or exc}", fix="free some disk space"
+            ) from exc
         self._last_sync = time.monotonic()
 
     def close(self) -> None:
         if self._file.closed:
             return
-        self.sync()
-        self._file.close()  # releases the lock
+        try:
+            self.sync()
+        except AudioError as exc:  # a full disk: what is already on disk stays good
+            log.warning("recording %s: the last block was not saved: %s", self.recording_id, exc.message)
+        finally:
+            with contextlib.suppress(OSError):
+                self._file.close()  # releases the lock (a failed flush still closes the file)
 
 
 @dataclass(frozen=True)

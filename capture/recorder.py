@@ -117,6 +117,7 @@ class Capture:
         self.paused = False
         self.overflows = 0
         self.problem: str | None = None
+        self.failed = False  # the audio can no longer be written (a full disk): the recording is over
         self._blocks: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
         self._last_block = time.monotonic()
         self._thread = threading.Thread(target=self._write_loop, daemon=True, name="recorder-writer")
@@ -169,13 +170,14 @@ class Capture:
                 block = b""
             if block is None:
                 return
-            if block and self.problem is None:
-                try:
+            try:
+                if block and self.problem is None:
                     self.writer.append(block)
-                except AudioError as exc:  # disk full: say so; what is on disk stays
-                    self.problem = exc.message
-            else:
-                self.writer.sync_if_due()
+                elif not self.failed:
+                    self.writer.sync_if_due()
+            except AudioError as exc:  # disk full: say so; what is on disk stays
+                self.problem = exc.message
+                self.failed = True
             self._check_stall()
 
     def _check_stall(self) -> None:

@@ -216,7 +216,7 @@ def _meter(level: float, width: int = 12) -> str:
 def _record_loop(session: RecordingSession, duration: float | None, quiet: bool) -> None:
     status = Status(not quiet)
     try:
-        while duration is None or session.elapsed < duration:
+        while (duration is None or session.elapsed < duration) and not session.failed:
             tail = session.live_text()[-50:]
             warning = f"  ! {session.problem}" if session.problem else ""
             status.show(f"recording {clock(session.elapsed)}  [{_meter(session.level)}]  {tail}{warning}")
