@@ -105,9 +105,10 @@ def create_backup(
     try:
         with tempfile.TemporaryDirectory(dir=out.parent, prefix=".verbatim-backup-") as scratch:
             database = Path(scratch) / DATABASE
+            files = _members(library, database, audio)  # the database first, copied below
+            # The copy is made beside the archive first, and the live one may have a WAL: twice.
+            _check_space(out, files, extra=2 * _database_bytes(library))
             store_backup.copy_database(library.store, database)
-            files = _members(library, database, audio)
-            _check_space(out, files)
             manifest = _write_archive(library, database, files, partial, progress, cancelled)
         store_backup.fsync_file(partial)
         os.replace(partial, out)
@@ -177,9 +178,15 @@ def _members(library: Library, database: Path, audio: bool) -> FileList:
     return files
 
 
-def _check_space(out: Path, files: FileList) -> None:
+def _database_bytes(library: Library) -> int:
+    db = library.data_dir.db_path
+    wal = db.with_name(db.name + "-wal")
+    return sum(p.stat().st_size for p in (db, wal) if p.exists())
+
+
+def _check_space(out: Path, files: FileList, *, extra: int) -> None:
     """Refuse before writing when the backup cannot fit (with room to spare for the library)."""
-    needed = sum(path.stat().st_size for _, path, _ in files) + SPARE_BYTES
+    needed = sum(path.stat().st_size for _, path, _ in files[1:]) + extra + SPARE_BYTES
     free = shutil.disk_usage(out.parent).free
     if free < needed:
         raise StoreError(

@@ -86,6 +86,11 @@ def copy_database(store: Store, target: Path, *, progress: Callable[[int, int], 
                 backup.close()
         # A single self-contained file: no WAL beside it that a copy or an archive could miss.
         destination.execute("PRAGMA journal_mode=DELETE")
+    except apsw.FullError as exc:
+        raise StoreError(
+            f"the disk is full: cannot copy the library database to {target.parent}",
+            fix="free some disk space or choose another folder",
+        ) from exc
     except apsw.Error as exc:
         raise StoreError(f"cannot copy the library database: {exc}") from exc
     finally:

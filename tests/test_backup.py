@@ -39,6 +39,7 @@ from tests.audio_helpers import speech_file
 from tests.cli import run
 from tests.conftest import MODELS_DIR, require_models
 from tests.consolidation_corpus import write_corpus
+from tests.fault_helpers import small_disk
 
 AS_OF = datetime(2026, 6, 1, 12, 0)
 QUERIES = ("launch date", "Priya Raman", "sign maker")
@@ -367,3 +368,23 @@ def test_a_backup_taken_while_the_app_writes_is_consistent(
     assert 5 <= report.counts["projects"] <= len(added)
     restored = restore_backup(Path(report.path), tmp_path / "restored")
     assert restored.counts == report.counts
+
+
+def test_a_full_disk_refuses_the_backup_and_leaves_no_file(
+    source: Library, backup_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store_backup.copy_database(source.store, tmp_path / "copy.db")
+    database = (tmp_path / "copy.db").stat().st_size
+    with small_disk(tmp_path / "small", backup_file.stat().st_size // 1024 // 2) as disk:
+        with pytest.raises(StoreError, match="not enough free space"):
+            bk.create_backup(source, disk / "library.verbatim-backup")
+        assert list(disk.iterdir()) == []
+    # Past the check (as if another program filled the disk meanwhile): the database copy fits,
+    # the archive does not. A clear message, and nothing left behind.
+    monkeypatch.setattr(bk, "SPARE_BYTES", -(10 << 30))
+    room = (database + backup_file.stat().st_size // 2) // 1024
+    with small_disk(tmp_path / "smaller", room) as disk:
+        with pytest.raises(StoreError, match=r"full|No space") as caught:
+            bk.create_backup(source, disk / "library.verbatim-backup")
+        assert "free some disk space" in (caught.value.fix or "")
+        assert list(disk.iterdir()) == []
