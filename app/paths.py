@@ -8,6 +8,8 @@ from pathlib import Path
 
 import platformdirs
 
+from models.errors import StoreError
+
 APP_NAME = "verbatim"
 
 
@@ -64,7 +66,15 @@ class DataDir:
     def ensure(self) -> None:
         private_files()
         for folder in (self.root, self.audio_dir, self.recordings_dir, self.logs_dir):
-            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            try:
+                folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            except OSError as exc:
+                if not self.root.is_dir():
+                    raise StoreError(
+                        f"cannot create the data folder {self.root}: {exc.strerror or exc}",
+                        fix="choose a folder you can write to with --data-dir or VERBATIM_DATA_DIR",
+                    ) from exc
+                # A library on read-only media can still be read; writes say why they fail.
         try:  # a folder made by an older version, or by hand: only its owner may look inside
             if self.root.stat().st_mode & 0o077 and self.root.stat().st_uid == os.getuid():
                 self.root.chmod(0o700)

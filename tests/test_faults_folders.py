@@ -53,7 +53,11 @@ def test_read_only_data_folder_reads_and_refuses_writes_with_a_message(tmp_path:
     data = media / "library"
     assert cli(data, "import", str(tmp_path / "note.txt"), "--project", "Kept").returncode == 0
     before = (data / "verbatim.db").read_bytes()
+    for empty in ("recording", "audio"):  # a copied library may lack its empty folders
+        (data / empty).rmdir()
     with read_only_mount(media):
+        nowhere = cli(media / "new library", "recordings")
+        assert nowhere.returncode == 1 and "cannot create the data folder" in nowhere.stderr, nowhere.stderr
         listed = cli(data, "recordings", "--json")
         assert listed.returncode == 0, listed.stderr
         assert [r["source_name"] for r in json.loads(listed.stdout)["recordings"]] == ["note.txt"]
