@@ -44,15 +44,15 @@ class Settings:
             return cls()
         try:
             raw = json.loads(path.read_text("utf-8"))
+            if not isinstance(raw, dict):
+                raise ValueError("it is not a JSON object")
         except (OSError, ValueError) as exc:
             # A damaged settings file must not lock a user out of their notes: keep it, use defaults.
             backup = path.with_suffix(".damaged.json")
             os.replace(path, backup)
             log.warning("settings were unreadable (%s); kept as %s, using defaults", exc, backup.name)
             return cls()
-        known = {f.name for f in fields(cls)}
-        values: dict[str, Any] = {k: v for k, v in raw.items() if k in known}
-        values["watched_folders"] = [WatchedFolder(**w) for w in values.get("watched_folders", [])]
+        values = _typed(raw, cls())
         try:
             return cls(**values)
         except TypeError as exc:
@@ -63,3 +63,30 @@ class Settings:
         tmp = path.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(asdict(self), indent=2, ensure_ascii=False) + "\n", "utf-8")
         os.replace(tmp, path)
+
+
+def _typed(raw: dict[str, Any], defaults: Settings) -> dict[str, Any]:
+    """The values of a (hand-edited) settings file that have their setting's type; any other one
+    falls back to its default with a warning, so one wrong value does not stop every command."""
+    values: dict[str, Any] = {}
+    for f in fields(defaults):
+        if f.name not in raw:
+            continue
+        value, default = raw[f.name], getattr(defaults, f.name)
+        if f.name == "watched_folders" and isinstance(value, list):
+            value = [
+                WatchedFolder(w["path"], w["project"])
+                for w in value
+                if isinstance(w, dict)
+                and isinstance(w.get("path"), str)
+                and isinstance(w.get("project"), str)
+            ]
+        elif f.name == "models" and isinstance(value, dict):
+            value = {k: v for k, v in value.items() if isinstance(v, str)}
+        elif isinstance(default, float) and isinstance(value, int | float) and not isinstance(value, bool):
+            value = float(value)
+        elif not (type(value) is type(default) or (default is None and isinstance(value, str))):
+            log.warning("setting %s has a value of the wrong type; using the default", f.name)
+            continue
+        values[f.name] = value
+    return values

@@ -11,6 +11,7 @@ import pytest
 
 from app.imports import import_files
 from app.library import Library
+from app.paths import DataDir
 from capture.audio import inspect_audio
 from capture.transcriber import transcribe_windows
 from memory import recordings
@@ -224,3 +225,32 @@ def test_broken_corpora_are_refused_whole_with_the_line_that_is_wrong(
         assert result.err.startswith("error: ") and reason in result.err, (name, result.err)
         assert "Traceback" not in result.err
         assert dump_store(library.store) == before, name
+
+
+@pytest.mark.parametrize(
+    ("content", "kept_aside"),
+    [
+        ("[1, 2]", True),
+        ('"just a string"', True),
+        ("{not json", True),
+        ('{"watched_folders": 5, "recency_lambda_per_day": "abc", "ask_word_budget": 5.5}', False),
+        ('{"watched_folders": ["x", {"path": 1}, {"path": "/notes", "project": "Atlas"}]}', False),
+        ('{"models": {"chat": 5}, "input_device": 3, "live_transcript": 1, "unknown": true}', False),
+    ],
+)
+def test_a_hand_edited_settings_file_never_locks_the_user_out(
+    data_dir: DataDir, content: str, kept_aside: bool
+) -> None:
+    from app.settings import Settings
+
+    data_dir.root.mkdir(parents=True, exist_ok=True)
+    data_dir.settings_path.write_text(content)
+    result = run("search", "budget")
+    assert result.code == 0 and "Traceback" not in result.err, result
+    assert data_dir.settings_path.with_suffix(".damaged.json").exists() == kept_aside
+    settings = Settings.load(data_dir.settings_path)
+    defaults = Settings()
+    assert settings.recency_lambda_per_day == defaults.recency_lambda_per_day
+    assert settings.ask_word_budget == defaults.ask_word_budget
+    assert settings.live_transcript is True and settings.input_device is None and settings.models == {}
+    assert [(w.path, w.project) for w in settings.watched_folders] in ([], [("/notes", "Atlas")])

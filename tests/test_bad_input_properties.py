@@ -18,6 +18,8 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
+from app.imports import import_corpus, import_files
+from app.library import Library
 from capture.corpus import read_corpus
 from capture.transcripts import MAX_SEGMENT_WORDS, WORDS_PER_SECOND, read_transcript
 from memory import fts, projects, recordings
@@ -103,6 +105,22 @@ def test_any_bytes_are_a_transcript_or_a_clear_refusal(scratch: Path, data: byte
         assert path.name in _message(exc)
         return
     _sound(segments)
+
+
+@FEW
+@given(data=encoded, suffix=st.sampled_from([".txt", ".md", ".vtt", ".srt"]))
+def test_a_refused_transcript_import_leaves_the_store_as_it_was(
+    library: Library, scratch: Path, data: bytes, suffix: str
+) -> None:
+    path = scratch / f"import{suffix}"
+    path.write_bytes(data)
+    before = dump_store(library.store)
+    [result] = import_files(library, [path], project="Atlas")
+    if result.status == "failed":
+        assert path.name in result.message
+        assert dump_store(library.store) == before
+    else:
+        assert result.status in ("imported", "duplicate"), result
 
 
 cue_word = st.text(
@@ -198,6 +216,21 @@ def test_any_json_lines_are_a_corpus_or_a_refusal_naming_the_line(scratch: Path,
     for item in found:
         _sound([s for s in item.segments if s.text.strip()] or [SegmentIn(0, 0, "x")])
         assert normalise_time(item.spoken_at) == item.spoken_at
+
+
+@FEW
+@given(lines=st.lists(record_like, min_size=1, max_size=3))
+def test_a_refused_corpus_import_leaves_the_store_as_it_was(
+    library: Library, scratch: Path, lines: list[object]
+) -> None:
+    path = scratch / "import.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    before = dump_store(library.store)
+    try:
+        import_corpus(library, path)
+    except InputError as exc:
+        assert "import.jsonl" in _message(exc)
+        assert dump_store(library.store) == before
 
 
 corpus_records = st.lists(
