@@ -28,7 +28,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from app.backup import DATABASE, FILE_FOLDERS, SETTINGS, Member, Progress
+from app.backup import DATABASE, FILE_FOLDERS, SETTINGS, SPARE_BYTES, Member, Progress
 from app.backup_read import extract_member, open_archive, safe_member_name, verify_backup
 from app.export_json import build_from_json, is_json_export, verify_json_export
 from app.instance_lock import InstanceLock
@@ -93,6 +93,7 @@ class _Source:
     members: int
     with_audio: bool
     build: Callable[[Path], None]  # fills the staging folder
+    bytes: int  # about what the restored files take
 
 
 def _verified_source(path: Path, progress: Progress | None) -> _Source:
@@ -105,13 +106,14 @@ def _verified_source(path: Path, progress: Progress | None) -> _Source:
         tables = manifest["tables"]
         counts = {name: int(tables[name]["rows"]) for name in ("projects", "recordings", "segments")}
         build = functools.partial(build_from_json, path, manifest)
-        return _Source(manifest, counts, len(manifest["files"]), True, build)
+        size = sum(int(f["size"]) for f in manifest["files"])
+        return _Source(manifest, counts, len(manifest["files"]), True, build, size)
     manifest = verify_backup(path, progress=progress)
     members = [Member(**m) for m in manifest["members"]]
     build = functools.partial(_unpack, path, members)
-    return _Source(
-        manifest, manifest["counts"], len(members), bool(manifest.get("audio_included", True)), build
-    )
+    with_audio = bool(manifest.get("audio_included", True))
+    size = sum(m.size for m in members)
+    return _Source(manifest, manifest["counts"], len(members), with_audio, build, size)
 
 
 def restore_backup(
@@ -132,6 +134,7 @@ def restore_backup(
             fix="restore into an empty folder with --into DIR, or add --force"
             " (the current library is kept aside in its backups folder)",
         )
+    _check_room(root, source.bytes)
     root.mkdir(parents=True, exist_ok=True, mode=0o700)
     stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
     staging = root / f".restoring-{stamp}"
@@ -141,6 +144,11 @@ def restore_backup(
             source.build(staging)
             aside = _set_aside(root, stamp, keep=() if source.with_audio else ("audio",))
             _move_in(staging, root)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot restore into {root}: {exc.strerror or exc}",
+                fix="free some disk space, or restore into another folder with --into",
+            ) from exc
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         schema, counts = _open_restored(root)
@@ -157,6 +165,19 @@ def restore_backup(
         schema if schema != from_schema else None,
         round(time.monotonic() - started, 3),
     )
+
+
+def _check_room(root: Path, needed: int) -> None:
+    existing = root
+    while not existing.exists():
+        existing = existing.parent
+    free = shutil.disk_usage(existing).free
+    if free < needed + SPARE_BYTES:
+        raise StoreError(
+            f"not enough free space in {root} to restore: it needs about"
+            f" {(needed + SPARE_BYTES) / 1e6:.0f} MB, {free / 1e6:.0f} MB are free",
+            fix="free some disk space, or restore into another folder with --into",
+        )
 
 
 def _unpack(path: Path, members: list[Member], staging: Path) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from app import backup as bk
-from app import backup_daily
+from app import backup_daily, backup_restore
 from app.backup_daily import daily_backups, daily_path, enqueue_daily, make_daily_backup
 from app.backup_read import verify_backup
 from app.backup_restore import holds_data, restore_backup
@@ -388,3 +388,18 @@ def test_a_full_disk_refuses_the_backup_and_leaves_no_file(
             bk.create_backup(source, disk / "library.verbatim-backup")
         assert "free some disk space" in (caught.value.fix or "")
         assert list(disk.iterdir()) == []
+
+
+def test_a_full_disk_refuses_the_restore_and_keeps_nothing_half_done(
+    backup_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    half = backup_file.stat().st_size // 1024 // 2
+    with small_disk(tmp_path / "small", half) as disk:
+        with pytest.raises(StoreError, match="not enough free space"):
+            restore_backup(backup_file, disk)
+        assert list(disk.iterdir()) == []
+        monkeypatch.setattr(backup_restore, "SPARE_BYTES", -(10 << 30))  # the disk fills while unpacking
+        with pytest.raises(StoreError, match="No space left") as caught:
+            restore_backup(backup_file, disk)
+        assert "free some disk space" in (caught.value.fix or "")
+        assert [p.name for p in disk.iterdir()] in ([], ["verbatim.lock"])
