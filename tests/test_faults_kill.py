@@ -11,6 +11,7 @@ import itertools
 import json
 import re
 import shutil
+import stat
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -287,6 +288,7 @@ def test_kill_9_during_a_migration_leaves_the_old_schema_and_a_copy_that_restore
         assert store.integrity_check() == "ok"
     # And the copy taken before it restores the library as it was.
     [copy] = _pre_migration_copies(data)
+    assert stat.S_IMODE(copy.stat().st_mode) & 0o077 == 0, oct(copy.stat().st_mode)  # private, too
     for leftover in ("verbatim.db-wal", "verbatim.db-shm"):
         (data / leftover).unlink(missing_ok=True)
     shutil.copyfile(copy, data / "verbatim.db")
