@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -19,7 +19,7 @@ from app.jobs import enqueue
 from app.library import Library
 from capture.audio import AUDIO_EXTENSIONS, inspect_audio
 from capture.corpus import looks_like_corpus, read_corpus
-from capture.files import check_readable, copy_hashed, place, sha256_of
+from capture.files import check_readable, copy_hashed, place, sha256_of, text_name
 from capture.transcripts import TRANSCRIPT_EXTENSIONS, read_transcript
 from capture.watch import is_candidate
 from memory import projects, recordings
@@ -70,7 +70,7 @@ def import_corpus(library: Library, path: Path, *, project: str | None = None) -
                     status="queued",
                     title=item.title,
                     external_id=item.external_id,
-                    source_name=path.name,
+                    source_name=text_name(path.name),
                     content_sha256=item.content_sha256,
                     duration=max((s.end for s in item.segments), default=0.0),
                 )
@@ -135,7 +135,8 @@ def import_files(
     target = _Target.named(library, project)
     results: list[ImportResult] = []
     for path in expand_paths(Path(p).expanduser() for p in paths):
-        for result in _import_one(library, path, target, when, source):
+        for found in _import_one(library, path, target, when, source):
+            result = replace(found, path=text_name(found.path), message=text_name(found.message))
             results.append(result)
             if on_result is not None:
                 on_result(result)
@@ -227,8 +228,8 @@ def _import_audio(
                 spoken_at=spoken,
                 source=source,
                 status="queued",
-                title=path.stem,
-                source_name=path.name,
+                title=text_name(path.stem),
+                source_name=text_name(path.name),
                 audio_path=relative,
                 content_sha256=sha,
                 duration=info.duration,
@@ -266,8 +267,8 @@ def _import_transcript(library: Library, path: Path, project: _Target, when: str
             spoken_at=when or _file_time(path),
             source="transcript",
             status="queued",
-            title=path.stem,
-            source_name=path.name,
+            title=text_name(path.stem),
+            source_name=text_name(path.name),
             content_sha256=sha,
             duration=duration,
         )

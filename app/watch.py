@@ -15,6 +15,7 @@ from pathlib import Path
 from app.imports import ImportResult, import_files, supported
 from app.library import Library
 from app.settings import WatchedFolder
+from capture.files import text_name
 from capture.watch import SETTLE_SECONDS, watch_stable_files
 from memory import seen_files
 from models.errors import InputError, VerbatimError
@@ -30,7 +31,7 @@ def import_if_new(library: Library, path: Path, project: str) -> list[ImportResu
         stat = path.stat()
     except FileNotFoundError:
         return []
-    key = str(path.resolve())
+    key = text_name(str(path.resolve()))
     if seen_files.find_seen(library.store, key, stat.st_size, stat.st_mtime_ns) is not None:
         return []
     results = import_files(library, [path], project=project, source="watch")

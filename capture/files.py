@@ -49,6 +49,12 @@ def copy_hashed(source: Path, audio_dir: Path) -> tuple[Path, str]:
     return target, digest.hexdigest()
 
 
+def text_name(name: str) -> str:
+    """A file name as text that can be stored and printed: bytes of a name that are not UTF-8 (a
+    Latin-1 name from an old archive) reach Python as lone surrogates, written here as \\udce9."""
+    return name.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def sha256_of(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as handle:

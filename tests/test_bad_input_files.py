@@ -254,3 +254,33 @@ def test_a_hand_edited_settings_file_never_locks_the_user_out(
     assert settings.ask_word_budget == defaults.ask_word_budget
     assert settings.live_transcript is True and settings.input_device is None and settings.models == {}
     assert [(w.path, w.project) for w in settings.watched_folders] in ([], [("/notes", "Atlas")])
+
+
+def test_file_names_that_are_not_utf8_import_and_print(library: Library, tmp_path: Path) -> None:
+    """A Latin-1 name from an old archive reaches Python as a lone surrogate: nothing may store or
+    print it as is. The watcher, the import and a terminal in strict UTF-8 all take it."""
+    import os
+    import subprocess
+    import sys
+
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    names = {b"caf\xe9 note.txt": b"The budget is fine.", b"new\nline.txt": b"Kickoff on Tuesday."}
+    for raw, text in names.items():
+        with open(os.path.join(os.fsencode(folder), raw), "wb") as handle:
+            handle.write(text)
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "import", str(folder), "--project", "Atlas"],
+        env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "caf\\udce9 note.txt" in done.stdout
+    titles = sorted(r.source_name or "" for r in recordings.list_recordings(library.store))
+    assert titles == ["caf\\udce9 note.txt", "new\nline.txt"]
+    for path in folder.iterdir():
+        os.utime(path, (1, 1))  # settled long ago
+    watched = run("watch", str(folder), "--project", "Atlas", "--once", "--no-transcribe")
+    assert watched.code == 0 and watched.out.count("duplicate") == 2, watched
