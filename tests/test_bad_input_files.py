@@ -284,3 +284,18 @@ def test_file_names_that_are_not_utf8_import_and_print(library: Library, tmp_pat
         os.utime(path, (1, 1))  # settled long ago
     watched = run("watch", str(folder), "--project", "Atlas", "--once", "--no-transcribe")
     assert watched.code == 0 and watched.out.count("duplicate") == 2, watched
+
+
+def test_a_note_full_of_impossible_dates_consolidates(library: Library, tmp_path: Path) -> None:
+    note = tmp_path / "dates.txt"
+    note.write_text(
+        "We will meet in 99999999999 days, or in 9999999 weeks. The deadline is 12 December 9999"
+        " and the 31st. Maria approved it on Friday the 13th at 99 o'clock, next Tuesday."
+    )
+    for spoken_at in ("9999-12-30T10:00:00", "0001-01-02T10:00:00"):
+        imported = run("import", str(note), "--project", spoken_at[:4], "--spoken-at", spoken_at, "--json")
+        assert imported.code == 0, imported.err
+        note.write_text(note.read_text() + " Again.")  # a new file: not a duplicate
+    result = run("consolidate", "--all", "--no-llm")
+    assert result.code == 0 and "Traceback" not in result.err, result
+    assert [r.status for r in recordings.list_recordings(library.store)] == ["consolidated"] * 2

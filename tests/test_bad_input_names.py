@@ -14,6 +14,7 @@ from app.ask import ask
 from app.library import Library
 from app.search import search
 from memory.projects import MAX_NAME, clean_name, find_project
+from models.errors import InputError
 from tests.cli import Result, run
 from tests.hostile_files import HOSTILE_NAMES, HOSTILE_QUERIES, dump_store
 
@@ -227,3 +228,22 @@ def test_an_export_of_a_project_named_like_a_path_stays_in_its_folder(tmp_path: 
     written = [p for p in tmp_path.rglob("*") if p.is_file() and "library" not in p.parts]
     assert all(out in p.parents or p == note for p in written), written
     assert not (tmp_path.parent / "escaped").exists()
+
+
+def test_hostile_edits_are_versions_beside_the_raw_words(notes: Library) -> None:
+    from app.edits import edit_history, save_edit
+    from memory.recordings import list_recordings, list_segments
+
+    segment = list_segments(notes.store, list_recordings(notes.store)[0].id)[0]
+    for text in ("'; DROP TABLE segments; --", "NEAR(budget", "a\x00b", "שלום 👩\u200d💻", "x" * 1_000_000):
+        shown = save_edit(notes, segment.id, text)
+        assert shown.text == text.strip() and shown.raw_text == segment.raw_text
+    for empty in ("", "   ", "\n\t"):
+        before = dump_store(notes.store)
+        with pytest.raises(InputError):
+            save_edit(notes, segment.id, empty)
+        assert dump_store(notes.store) == before
+    history = edit_history(notes, segment.id)
+    assert history[0].text == segment.raw_text and len(history) == 6
+    found = run("search", "--mode", "keyword", "--json", "--", "NEAR(budget")
+    assert found.code == 0 and found.json()["hits"]
