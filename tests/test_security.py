@@ -2,7 +2,7 @@
 and transcript text that stays data (never a path, a command or an instruction).
 
 The pipeline test runs import (a transcript and an espeak clip through real whisper), search, ask
-(the default chat model) and consolidation in a child process whose every Python interpreter (the
+(the default chat model) and consolidation (rules) in a child process whose every Python interpreter (the
 transcription worker too) loads an audit hook through sitecustomize: any socket creation, name
 lookup or connection is recorded and refused.
 """
@@ -67,8 +67,7 @@ steps = [
     ["import", clip, "--project", "Privacy"],
     ["search", question],
     ["ask", question],
-    ["consolidate", "1", "--model-seconds", "3"],  # the chat model reads the hostile notes
-    ["consolidate", "--no-llm"],
+    ["consolidate", "--no-llm"],  # the chat model already ran for ask: rules keep this test short
 ]
 import time
 codes = []
@@ -139,7 +138,7 @@ def pipeline(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def test_the_whole_pipeline_never_touches_the_network(pipeline: dict[str, Any]) -> None:
     print("\n".join(line for line in pipeline["stderr"].splitlines() if line.startswith("step ")))
-    assert pipeline["codes"] == [0] * 8, pipeline["stderr"][-3000:]
+    assert pipeline["codes"] == [0] * 7, pipeline["stderr"][-3000:]
     assert pipeline["attempts"] == "", pipeline["attempts"]
     assert pipeline["hf_hub_offline"] == "1"  # set by the app itself: the child's environment had none
     library = Library.open(pipeline["data"])
