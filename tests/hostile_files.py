@@ -359,3 +359,31 @@ HOSTILE_QUERIES = [
     "%budget%",
     "budget\nworkshop",
 ]
+
+
+def _wav(
+    path: Path, samples: np.ndarray, *, rate: int = 16000, channels: int = 1, floats: bool = False
+) -> Path:
+    data = samples.astype("<f4" if floats else "<i2").tobytes()
+    bits = 32 if floats else 16
+    block = channels * bits // 8
+    fmt = struct.pack("<HHIIHH", 3 if floats else 1, channels, rate, rate * block, block, bits)
+    header = b"RIFF" + struct.pack("<I", 36 + len(data)) + b"WAVE" + b"fmt " + struct.pack("<I", 16) + fmt
+    path.write_bytes(header + b"data" + struct.pack("<I", len(data)) + data)
+    return path
+
+
+def extreme_wavs(folder: Path) -> list[Path]:
+    """Valid WAVs at the edges: NaN, infinite and huge float samples, one sample, eight channels,
+    a sample rate of 1 Hz and of 384 kHz."""
+    folder.mkdir(parents=True, exist_ok=True)
+    n = 32_000
+    return [
+        _wav(folder / "nan.wav", np.full(n, np.nan), floats=True),
+        _wav(folder / "infinite.wav", np.where(np.arange(n) % 2, np.inf, -np.inf), floats=True),
+        _wav(folder / "huge.wav", np.full(n, 1e30), floats=True),
+        _wav(folder / "one-sample.wav", np.zeros(1)),
+        _wav(folder / "eight-channels.wav", np.zeros(n * 8), channels=8),
+        _wav(folder / "rate-1.wav", np.zeros(100), rate=1),
+        _wav(folder / "rate-384k.wav", tone(1.0).repeat(24), rate=384_000, floats=True),
+    ]

@@ -26,6 +26,7 @@ from tests.hostile_files import (
     bad_transcripts,
     damaged_audio,
     dump_store,
+    extreme_wavs,
     good_odd_transcripts,
     huge_line,
     library_files,
@@ -143,19 +144,25 @@ def _options():  # type: ignore[no-untyped-def]
     return TranscriptionOptions(language="en")
 
 
-def test_silence_is_transcribed_to_nothing(library: Library, tmp_path: Path) -> None:
+TRANSCRIBED = ("quiet", "nan", "infinite", "one-sample")
+
+
+def test_silence_and_extreme_samples_are_transcribed_to_nothing(library: Library, tmp_path: Path) -> None:
+    """Silence, NaN, infinite and huge samples, one sample, eight channels, 1 Hz and 384 kHz are
+    imported; the most hostile of them are transcribed for real, to no words and not to a failure."""
+    from app import jobs as app_jobs
     from tests.conftest import require_models
 
     require_models()
-    quiet = silent_flac(tmp_path / "quiet.flac", hours=20 / 3600, rate=16000)
-    [result] = import_files(library, [quiet], project="Atlas")
-    assert result.status == "imported"
-    from app import jobs as app_jobs
-
-    [job] = app_jobs.run_pending(library, kinds=["transcribe"], recording_ids=[result.recording_id or 0])
-    assert job.status == "done", job.message
-    rec = recordings.get_recording(library.store, result.recording_id or 0)
-    assert rec.segments == 0 and rec.status != "failed"
+    files = [silent_flac(tmp_path / "quiet.flac", hours=20 / 3600, rate=16000), *extreme_wavs(tmp_path)]
+    results = import_files(library, files, project="Atlas")
+    assert [r.status for r in results] == ["imported"] * len(files), [r.message for r in results]
+    ids = [r.recording_id or 0 for r in results if Path(r.path).stem in TRANSCRIBED]
+    jobs = app_jobs.run_pending(library, kinds=["transcribe"], recording_ids=ids)
+    assert [j.status for j in jobs] == ["done"] * len(TRANSCRIBED), [j.message for j in jobs]
+    for recording_id in ids:
+        rec = recordings.get_recording(library.store, recording_id)
+        assert rec.segments == 0 and rec.status == "indexed", rec
 
 
 def test_wav_headers_that_lie_about_their_length(library: Library, tmp_path: Path) -> None:
