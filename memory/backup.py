@@ -20,6 +20,7 @@ from memory.store import Store, _migrations
 from models.errors import InputError, StoreError
 
 PAGES_PER_STEP = 256  # ~1 MB at 4 KiB pages: progress moves, writers are not starved
+MAX_RESTARTS = 3
 
 # What a JSON export holds, in an order that inserts parents first: what was said, what the user
 # decided and what consolidation found (with its state, so it is not redone after a restore), not
@@ -74,11 +75,16 @@ def copy_database(store: Store, target: Path, *, progress: Callable[[int, int], 
         with store._lock:
             backup = destination.backup("main", store.conn, "main")
         try:
-            done = False
+            done, restarts, before = False, 0, None
             while not done:
+                # Another process writing starts the copy over; after a few restarts, copy the rest
+                # in one step (one read transaction: in WAL mode writers go on meanwhile).
+                pages = -1 if restarts >= MAX_RESTARTS else PAGES_PER_STEP
                 with store._lock:
-                    backup.step(PAGES_PER_STEP)
+                    backup.step(pages)
                     done, total, remaining = backup.done, backup.page_count, backup.remaining
+                restarts += before is not None and remaining > before
+                before = remaining
                 if progress is not None:
                     progress(total - remaining, total)
         finally:

@@ -5,6 +5,7 @@ and answer searches the same; a damaged or hostile backup must be refused before
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
 import shutil
@@ -39,7 +40,7 @@ from tests.audio_helpers import speech_file
 from tests.cli import run
 from tests.conftest import MODELS_DIR, require_models
 from tests.consolidation_corpus import write_corpus
-from tests.fault_helpers import small_disk
+from tests.fault_helpers import kill_9, small_disk, start_driver
 
 AS_OF = datetime(2026, 6, 1, 12, 0)
 QUERIES = ("launch date", "Priya Raman", "sign maker")
@@ -403,3 +404,39 @@ def test_a_full_disk_refuses_the_restore_and_keeps_nothing_half_done(
             restore_backup(backup_file, disk)
         assert "free some disk space" in (caught.value.fix or "")
         assert [p.name for p in disk.iterdir()] in ([], ["verbatim.lock"])
+
+
+def test_a_backup_taken_while_another_process_writes_finishes_and_is_consistent(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app writes while `verbatim backup` runs in a terminal: SQLite restarts a page-by-page
+    copy at each write from another connection; after a few restarts the rest is copied at once."""
+    add_project(library, "First")
+    writer = start_driver(
+        library.data_dir.root,
+        "import itertools, sys\n"
+        "from app.library import Library\n"
+        "from app.projects import add_project\n"
+        "library = Library.open()\n"
+        "for n in itertools.count():\n"
+        "    add_project(library, f'Busy {n}')\n"
+        "    if n == 3: print('writing', flush=True)\n",
+    )
+    seen: list[int] = []
+
+    def slowly(done: int, total: int) -> None:
+        seen.append(done)
+        time.sleep(0.02)  # the other process writes between two steps
+
+    try:
+        assert writer.stdout is not None and writer.stdout.readline().strip() == "writing"
+        monkeypatch.setattr(store_backup, "PAGES_PER_STEP", 1)
+        store_backup.copy_database(library.store, tmp_path / "copy.db", progress=slowly)
+        report = bk.create_backup(library, tmp_path / "busy.verbatim-backup")
+    finally:
+        kill_9(writer)
+    assert any(later < earlier for earlier, later in itertools.pairwise(seen))  # it did start over
+    copied = store_backup.inspect_database(tmp_path / "copy.db")
+    assert copied["integrity"] == "ok" and copied["counts"]["projects"] >= 5
+    restored = restore_backup(Path(report.path), tmp_path / "restored")
+    assert restored.counts == report.counts
