@@ -123,6 +123,37 @@ def test_kill_9_of_verbatim_record_loses_at_most_two_seconds(
     assert_consistent(data).close()
 
 
+# --- import ------------------------------------------------------------------------------------------
+_IMPORT_STOPS_AFTER_PLACING_THE_AUDIO = """
+import sys, time
+from app import imports
+place = imports.place
+def place_then_wait(*args, **kwargs):
+    placed = place(*args, **kwargs)
+    print("placed", flush=True)  # the audio is in the library, the database does not know it yet
+    time.sleep(120)
+imports.place = place_then_wait
+from app.cli import main
+sys.exit(main(["import", sys.argv[1], "--project", "Kept", "--no-transcribe"]))
+"""
+
+
+def test_kill_9_during_import_then_the_same_import_works(library: Library, long_note: Path) -> None:
+    data = library.data_dir.root
+    library.close()
+    importer = start_driver(data, _IMPORT_STOPS_AFTER_PLACING_THE_AUDIO, args=[str(long_note)])
+    assert importer.stdout is not None and importer.stdout.readline() == "placed\n"
+    kill_9(importer)
+    assert count(data, "SELECT count(*) FROM recordings") == 0
+    again = run_cli(data, "import", str(long_note), "--project", "Kept", "--no-transcribe", "--json")
+    assert again.returncode == 0, again.stderr
+    [result] = json.loads(again.stdout)["results"]
+    assert result["status"] == "imported", result
+    audio = [p for p in (data / "audio").rglob("*") if p.is_file()]
+    assert [p.suffix for p in audio] == [".flac"], audio  # the placed file was reused, no temporary left
+    assert_consistent(data).close()
+
+
 # --- transcription -----------------------------------------------------------------------------------
 # The kill must land between two committed batches, whatever the machine's speed: the driver
 # commits every segment and, after the second commit, stops to be killed (the worker runs on).
