@@ -78,6 +78,13 @@ class Store:
         Every write then fails with the read-only message of `_translate`.
         """
         self.conn.close()
+        wal = Path(self.path + "-wal")
+        if wal.is_file() and wal.stat().st_size > 0:  # immutable readers would not see these changes
+            raise StoreError(
+                f"the library at {self.path} is read-only and its latest changes are still in"
+                f" {wal.name}, which SQLite can only read where it may write",
+                fix="copy the whole data folder to a writable place and open it there",
+            )
         uri = "file:" + urllib.parse.quote(str(Path(self.path).resolve())) + "?immutable=1"
         try:
             self.conn = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)

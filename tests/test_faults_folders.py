@@ -73,7 +73,33 @@ def test_read_only_data_folder_reads_and_refuses_writes_with_a_message(tmp_path:
             said = refused.stdout + refused.stderr
             assert refused.returncode == 1 and "is read-only" in said, (write, said)
     assert (data / "verbatim.db").read_bytes() == before
+    # A writer killed -9 leaves its last changes in the WAL (and its index, -shm): read-only media
+    # still show them, and refuse to write.
+    writer = start_driver(data, _ADD_A_PROJECT_AND_WAIT)
+    assert writer.stdout is not None and writer.stdout.readline() == "added\n"
+    kill_9(writer)
+    assert (data / "verbatim.db-wal").stat().st_size > 0
+    with read_only_mount(media):
+        listed = cli(data, "projects", "list")
+        assert listed.returncode == 0 and "Late" in listed.stdout, listed.stdout + listed.stderr
+        refused = cli(data, "projects", "add", "Later")
+        assert refused.returncode == 1 and "is read-only" in refused.stderr, refused.stderr
+    (data / "verbatim.db-shm").unlink()  # a copy without the WAL index: SQLite cannot read the WAL
+    with read_only_mount(media):
+        refused = cli(data, "recordings")
+        assert refused.returncode == 1 and "latest changes are still in verbatim.db-wal" in refused.stderr
     assert_consistent(data).close()
+
+
+_ADD_A_PROJECT_AND_WAIT = """
+import time
+from app.library import Library
+from app.projects import add_project
+library = Library.open()  # held open: the kill finds the change still in the WAL
+add_project(library, "Late")
+print("added", flush=True)
+time.sleep(120)
+"""
 
 
 def test_data_folder_with_spaces_and_non_ascii_letters(tmp_path: Path) -> None:
