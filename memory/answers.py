@@ -289,9 +289,18 @@ def _inferred_reading(text: str, quote: str, passage: Passage, terms: QuestionTe
         return None
     if _HEDGED.search(quote) or _INSTRUCTION.search(quote) or _INSTRUCTION.search(text):
         return None
+    # Amounts, counts and dates are facts: they reach the user only inside a stated quote, never
+    # in the model's reading, even when the number is somewhere else in the passage.
+    if not set(_NUMBERS.findall(normalise(text))) <= set(_NUMBERS.findall(normalise(quote))):
+        return None
     allowed = stems(passage.text) | stems(" ".join(passage.context_words())) | stems(terms.raw)
     content = {stem for stem in stems(text) if stem not in _FUNCTION_STEMS}
     return text if content and content <= allowed else None
+
+
+_NUMBERS = re.compile(
+    r"\w*\d\w*|\b(?:hundred|thousand|million|billion|trillion|dozen|hundert|tausend|millionen?|milliarden?)\b"
+)
 
 
 _FUNCTION_STEMS = stems(
