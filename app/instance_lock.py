@@ -19,6 +19,7 @@ from typing import IO
 from models.errors import VerbatimError
 
 LOCK_NAME = "verbatim.lock"
+WINDOWS_LOCK_OFFSET = 1 << 16  # Windows locks byte ranges: lock one beyond the note
 
 
 class LibraryInUseError(VerbatimError):
@@ -29,11 +30,13 @@ def _try_lock(handle: IO[str]) -> bool:
     if sys.platform == "win32":
         import msvcrt
 
-        try:
-            handle.seek(0)
+        try:  # one byte far past the holder's note, so others can still read who holds it
+            handle.seek(WINDOWS_LOCK_OFFSET)
             msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
         except OSError:
             return False
+        finally:
+            handle.seek(0)
         return True
     import fcntl
 
