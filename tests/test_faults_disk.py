@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from app.library import Library
 from app.recorder import recover_at_start
@@ -21,6 +22,7 @@ from tests.audio_helpers import (
 from tests.fault_helpers import assert_consistent, fill_disk, run_cli, small_disk
 
 
+@pytest.mark.audio
 def test_disk_full_while_recording_keeps_the_audio_and_says_so(
     virtual_microphone: VirtualMicrophone, tmp_path: Path
 ) -> None:

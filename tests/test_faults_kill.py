@@ -83,6 +83,7 @@ def _words_once(text: str) -> dict[str, int]:
 
 
 # --- recording ---------------------------------------------------------------------------------------
+@pytest.mark.audio
 def test_kill_9_of_verbatim_record_loses_at_most_two_seconds(
     library: Library, virtual_microphone: VirtualMicrophone, tmp_path: Path
 ) -> None:
