@@ -171,7 +171,7 @@ class Capture:
             if block is None:
                 return
             try:
-                if block and self.problem is None:
+                if block and not self.failed:  # a stall warning must not drop the block that ends it
                     self.writer.append(block)
                 elif not self.failed:
                     self.writer.sync_if_due()
