@@ -83,7 +83,10 @@ def verify_backup(path: Path, *, progress: Progress | None = None) -> dict[str, 
         manifest = read_manifest(archive, label)
         members = [Member(**m) for m in manifest.get("members", [])]
         expected = {m.name for m in members}
-        extra = sorted(set(archive.namelist()) - expected - {MANIFEST})
+        names = archive.namelist()
+        if len(names) != len(set(names)) or len(expected) != len(members):
+            raise InputError(f"{label} holds a member twice", fix="use another backup")
+        extra = sorted(set(names) - expected - {MANIFEST})
         if extra:
             raise InputError(f"{label} holds a member the manifest does not list: {extra[0]}")
         if DATABASE not in expected:
@@ -105,8 +108,15 @@ def verify_backup(path: Path, *, progress: Progress | None = None) -> dict[str, 
     return manifest
 
 
+ANOTHER = "nothing was restored; use another backup"
+
+
 def _open_member(archive: zipfile.ZipFile, member: Member, label: str) -> IO[bytes]:
+    """The member's stream; its size in the archive must be the manifest's, which bounds what is
+    read (a member that inflates beyond its size cannot fill the disk)."""
     try:
+        if archive.getinfo(member.name).file_size != member.size:
+            raise InputError(f"{label} is damaged: {member.name} has the wrong size", fix=ANOTHER)
         return archive.open(member.name)
     except KeyError as exc:
         raise InputError(f"{label} is damaged: {member.name} is missing", fix="use another backup") from exc

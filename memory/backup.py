@@ -83,7 +83,7 @@ def copy_database(store: Store, target: Path, *, progress: Callable[[int, int], 
                 with store._lock:
                     backup.step(pages)
                     done, total, remaining = backup.done, backup.page_count, backup.remaining
-                restarts += before is not None and remaining > before
+                restarts += before is not None and remaining >= before  # no progress: it started over
                 before = remaining
                 if progress is not None:
                     progress(total - remaining, total)

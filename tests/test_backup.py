@@ -194,6 +194,18 @@ def test_newer_schema_and_hostile_member_names_are_refused(backup_file: Path, tm
         )
         with pytest.raises(InputError, match="unsafe member name"):
             restore_backup(hostile, tmp_path / "b")
+    with zipfile.ZipFile(backup_file) as archive:
+        members = json.loads(archive.read(bk.MANIFEST))["members"]
+    lying = [{**m, "size": 10} if m["name"].startswith("audio/") else m for m in members]
+    shrunk = _rewrite(backup_file, tmp_path / "sizes.verbatim-backup", manifest_change={"members": lying})
+    with pytest.raises(InputError, match="has the wrong size"):  # a member bigger than it says
+        restore_backup(shrunk, tmp_path / "b")
+    with pytest.warns(UserWarning, match="Duplicate name"):  # zipfile warns, and writes it anyway
+        twice = _rewrite(
+            backup_file, tmp_path / "twice.verbatim-backup", manifest_change={}, extra=(bk.SETTINGS, b"{}")
+        )
+    with pytest.raises(InputError, match="twice"):
+        restore_backup(twice, tmp_path / "b")
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
     assert not (tmp_path / "escaped.txt").exists()
 
@@ -420,22 +432,29 @@ def test_a_backup_taken_while_another_process_writes_finishes_and_is_consistent(
         "library = Library.open()\n"
         "for n in itertools.count():\n"
         "    add_project(library, f'Busy {n}')\n"
-        "    if n == 3: print('writing', flush=True)\n",
+        "    print('wrote', n, flush=True)\n",
     )
     seen: list[int] = []
 
     def slowly(done: int, total: int) -> None:
         seen.append(done)
-        time.sleep(0.02)  # the other process writes between two steps
+        if len(seen) == 1:  # the other process commits between the first two steps, at least
+            count = "SELECT count(*) FROM projects"
+            before, deadline = library.store.scalar(count), time.monotonic() + 20
+            while library.store.scalar(count) == before and time.monotonic() < deadline:
+                time.sleep(0.01)
+        time.sleep(0.02)
 
     try:
-        assert writer.stdout is not None and writer.stdout.readline().strip() == "writing"
+        assert writer.stdout is not None
+        while not writer.stdout.readline().startswith("wrote 3"):
+            pass
         monkeypatch.setattr(store_backup, "PAGES_PER_STEP", 1)
         store_backup.copy_database(library.store, tmp_path / "copy.db", progress=slowly)
         report = bk.create_backup(library, tmp_path / "busy.verbatim-backup")
     finally:
         kill_9(writer)
-    assert any(later < earlier for earlier, later in itertools.pairwise(seen))  # it did start over
+    assert any(later <= earlier for earlier, later in itertools.pairwise(seen))  # it started over
     copied = store_backup.inspect_database(tmp_path / "copy.db")
     assert copied["integrity"] == "ok" and copied["counts"]["projects"] >= 5
     restored = restore_backup(Path(report.path), tmp_path / "restored")
