@@ -132,7 +132,8 @@ def enqueue_pending(library: Library) -> list[int]:
 
 
 def _failed_for_current(library: Library, recording_id: int) -> bool:
-    """A job that failed on this very version of the recording is not retried by itself."""
+    """A job that failed, or that the user cancelled, on this very version of the recording is not
+    queued again by itself: `verbatim jobs retry` or a change to the note brings it back."""
     return state.failed_on(library.store, KIND, recording_id, state.fingerprint(library.store, recording_id))
 
 

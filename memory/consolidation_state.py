@@ -97,9 +97,10 @@ def reset(store: Store, recording_id: int) -> None:
 
 
 def failed_on(store: Store, kind: str, recording_id: int, current: str) -> bool:
-    """Whether a job of `kind` already failed on this version of the recording."""
+    """Whether a job of `kind` already failed, or was cancelled by the user, on this version of
+    the recording (a cancel on closing the app re-queues instead, so it is not counted here)."""
     rows = store.rows(
-        "SELECT payload FROM jobs WHERE kind = ? AND recording_id = ? AND status = 'failed'",
+        "SELECT payload FROM jobs WHERE kind = ? AND recording_id = ? AND status IN ('failed', 'cancelled')",
         (kind, recording_id),
     )
     return any(current in str(payload) for (payload,) in rows)

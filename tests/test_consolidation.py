@@ -178,6 +178,19 @@ def test_the_job_worker_queues_and_runs_consolidation(notes: Library) -> None:
     assert get_recording(notes.store, rid).status == "consolidated"
 
 
+def test_a_cancelled_consolidation_stays_cancelled_until_retried(notes: Library) -> None:
+    rid = _rid(notes, "delta:1")
+    from memory import consolidation_state
+
+    consolidation_state.reset(notes.store, rid)
+    [job_id] = enqueue_pending(notes)
+    assert jobs.cancel_job(notes, job_id).status == "cancelled"
+    assert enqueue_pending(notes) == []  # the feeder does not undo the user's cancel
+    assert jobs.retry_job(notes, job_id).status == "queued"
+    [job] = jobs.run_pending(notes, kinds=["consolidate"])
+    assert job.status == "done" and get_recording(notes.store, rid).status == "consolidated"
+
+
 def test_assigning_a_stretch_keeps_it_and_reconsolidates(notes: Library) -> None:
     rid = _rid(notes, "harbour:1")
     [stretch] = list_stretches(notes, recording_id=rid)
