@@ -79,8 +79,11 @@ def keyword_candidates(store: Store, text: str, scope: Scope, limit: int) -> lis
     if not terms or (scope.project_ids is not None and not scope.project_ids):
         return []
     filters, params = _scope_sql(scope, "c")
+    # The join to chunks costs one lookup per matching chunk (most of the time of a common-word
+    # query in a large library): only a scope needs it.
+    source = "chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid" if filters else "chunks_fts"
     rows = store.rows(
-        "SELECT c.id, -bm25(chunks_fts) AS score FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid"
+        f"SELECT chunks_fts.rowid, -bm25(chunks_fts) AS score FROM {source}"
         f" WHERE chunks_fts MATCH ?{filters} ORDER BY bm25(chunks_fts) LIMIT ?",
         [fts.match_expression(terms), *params, limit],
     )
