@@ -152,3 +152,32 @@ def test_the_binary_first_pass_finds_what_the_exact_search_finds(store: Store) -
     scoped = vector_candidates(store, query, Scope((1,)), 5, exact=False)
     in_project = {c.id for c in index.get_chunks(store, [c for c, _ in scoped]) if c.project_id == 1}
     assert scoped and len(in_project) == len(scoped)
+
+
+def test_the_in_memory_binary_pass_follows_new_and_deleted_vectors(store: Store) -> None:
+    from memory import binary_index
+
+    rng = np.random.default_rng(5)
+    centres = unit(rng.normal(size=(20, DIMS)))
+
+    def add(r: int, centre: int) -> int:
+        rid = note(store, [f"{FILLER} {r} {i}" for i in range(30)], project=f"P{r % 3}")
+        n = len(chunk_segments(recordings.list_segments(store, rid)))
+        index_note(store, rid, [unit(centres[centre] + 0.05 * rng.normal(size=DIMS)) for _ in range(n)])
+        return rid
+
+    for r in range(6):
+        add(r, r)
+    query = unit(centres[3] + 0.01 * rng.normal(size=DIMS))
+    assert binary_index.candidates(store, query, "m", 5) is None  # the first search: sqlite-vec's
+    exact = {c for c, _ in vector_candidates(store, query, Scope(), 5, exact=True)}
+    assert set(binary_index.candidates(store, query, "m", 40) or []) >= exact
+
+    new = add(6, 9)  # a note indexed after the copy was made is found at once
+    query = unit(centres[9] + 0.01 * rng.normal(size=DIMS))
+    new_chunks = {c.id for c in index.recording_chunks(store, new)}
+    assert new_chunks & set(binary_index.candidates(store, query, "m", 5) or [])
+
+    store.execute("DELETE FROM chunks WHERE recording_id = ?", (new,))  # the copy is read again
+    found = binary_index.candidates(store, query, "m", 200) or []
+    assert found and not new_chunks & set(found)
