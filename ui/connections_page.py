@@ -11,11 +11,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
-from app import consolidation as consolidation_service
 from app import consolidation_views as views
 from app.consolidation_views import Connection
 from app.library import Library
-from ui.consolidation_widgets import ConnectionCard, muted_label
+from ui.consolidation_widgets import ConnectionCard, clear_layout, muted_label, send_verdict
 from ui.operations import Operations
 from ui.theme import heading_font
 
@@ -92,21 +91,8 @@ class ConnectionsPage(QWidget):
         self.count_changed.emit(n)
 
     def give_verdict(self, connection_id: int, verdict: str) -> None:
-        for card in self.cards:
-            if card.connection.id == connection_id:
-                card.set_busy()
-        self.ops.change(
-            lambda: consolidation_service.connection_verdict(self.library, connection_id, verdict),
-            changes={"connections"},
-            finished=lambda c: self.message.emit(f"Connection {c.verdict}."),
-            label="connection verdict",
-        )
+        send_verdict(self.ops, self.library, self.cards, connection_id, verdict, self.message.emit)
 
     def _clear(self) -> None:
         self.cards = []
-        while self.body_layout.count():
-            entry = self.body_layout.takeAt(0)
-            widget = entry.widget() if entry is not None else None
-            if widget is not None:
-                widget.setParent(None)
-                widget.deleteLater()
+        clear_layout(self.body_layout)

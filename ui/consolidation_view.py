@@ -21,7 +21,15 @@ from app import consolidation as consolidation_service
 from app import consolidation_views as views
 from app.consolidation_views import Fact, RecordingPanel, StoredCorrection, Stretch
 from app.library import Library
-from ui.consolidation_widgets import ConnectionCard, QuoteBlock, card_frame, muted_label, section_heading
+from ui.consolidation_widgets import (
+    ConnectionCard,
+    QuoteBlock,
+    card_frame,
+    clear_layout,
+    muted_label,
+    section_heading,
+    send_verdict,
+)
 from ui.format import clock, short_date
 from ui.operations import Operations
 from ui.passages import Place
@@ -208,24 +216,11 @@ class LayersPanel(QScrollArea):
 
     def _clear(self) -> None:
         self.fact_blocks, self.correction_buttons, self.cards, self.stretch_buttons = {}, [], [], {}
-        while self.body_layout.count() > 1:  # the status line stays
-            entry = self.body_layout.takeAt(1)
-            widget = entry.widget() if entry is not None else None
-            if widget is not None:
-                widget.setParent(None)
-                widget.deleteLater()
+        clear_layout(self.body_layout, keep=1)  # the status line stays
 
     # --- decisions --------------------------------------------------------------------------------
     def give_verdict(self, connection_id: int, verdict: str) -> None:
-        for card in self.cards:
-            if card.connection.id == connection_id:
-                card.set_busy()
-        self.ops.change(
-            lambda: consolidation_service.connection_verdict(self.library, connection_id, verdict),
-            changes={"connections"},
-            finished=lambda c: self.message.emit(f"Connection {c.verdict}."),
-            label="connection verdict",
-        )
+        send_verdict(self.ops, self.library, self.cards, connection_id, verdict, self.message.emit)
 
     def assign_stretch(self, stretch_id: int) -> None:
         self.ops.change(

@@ -7,15 +7,19 @@ What was said is shown as "Stated" with the quote mark icon; what the model made
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLayout, QPushButton, QVBoxLayout, QWidget
 
+from app import consolidation as consolidation_service
 from app.consolidation_views import Connection, Side
+from app.library import Library
 from ui.format import clock, parse_store_time
 from ui.icons import inferred_pixmap, stated_pixmap
+from ui.operations import Operations
 from ui.passages import CitationButton, Place
 from ui.theme import colours, heading_font
 
@@ -204,3 +208,33 @@ class ConnectionCard(QFrame):
     def set_busy(self) -> None:
         self.accept_button.setEnabled(False)
         self.dismiss_button.setEnabled(False)
+
+
+def clear_layout(layout: QLayout, *, keep: int = 0) -> None:
+    """Remove and delete every widget of `layout` after its first `keep` ones."""
+    while layout.count() > keep:
+        entry = layout.takeAt(keep)
+        widget = entry.widget() if entry is not None else None
+        if widget is not None:
+            widget.setParent(None)
+            widget.deleteLater()
+
+
+def send_verdict(
+    ops: Operations,
+    library: Library,
+    cards: list[ConnectionCard],
+    connection_id: int,
+    verdict: str,
+    say: Callable[[str], None],
+) -> None:
+    """Accept or dismiss a connection off the UI thread; its card waits until the views refresh."""
+    for card in cards:
+        if card.connection.id == connection_id:
+            card.set_busy()
+    ops.change(
+        lambda: consolidation_service.connection_verdict(library, connection_id, verdict),
+        changes={"connections"},
+        finished=lambda c: say(f"Connection {c.verdict}."),
+        label="connection verdict",
+    )

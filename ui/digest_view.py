@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollA
 from app import consolidation as consolidation_service
 from app.consolidation_views import DigestItem
 from app.library import Library
-from ui.consolidation_widgets import QuoteBlock, muted_label, section_heading
+from ui.consolidation_widgets import QuoteBlock, clear_layout, muted_label, section_heading
 from ui.operations import Operations
 from ui.passages import Place
 from ui.theme import heading_font
@@ -161,9 +161,4 @@ class DigestPanel(QFrame):
 
     def _clear(self) -> None:
         self.blocks = []
-        while self.body_layout.count():
-            entry = self.body_layout.takeAt(0)
-            widget = entry.widget() if entry is not None else None
-            if widget is not None:
-                widget.setParent(None)
-                widget.deleteLater()
+        clear_layout(self.body_layout)
