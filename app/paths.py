@@ -17,6 +17,46 @@ def default_data_root() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
+def _choice_file() -> Path:
+    # Outside any data folder on purpose: it says which data folder to open.
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / "data-folder.txt"
+
+
+def chosen_data_root() -> Path | None:
+    """The data folder the user chose in Settings, if any (read at the next start)."""
+    try:
+        text = _choice_file().read_text("utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return Path(text) if text else None
+
+
+def choose_data_root(folder: str | os.PathLike[str] | None) -> Path | None:
+    """Use `folder` as the data folder from the next start (None: the platform's default again).
+
+    The folder must be one this user can write to; the current library stays where it is (a
+    backup restored into the new folder moves it: `verbatim backup` then `verbatim restore --into`).
+    """
+    choice = _choice_file()
+    if folder is None:
+        choice.unlink(missing_ok=True)
+        return None
+    root = Path(folder).expanduser().resolve()
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        probe = root / ".verbatim-write-check"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise StoreError(
+            f"cannot use {root} as the data folder: {exc.strerror or exc}",
+            fix="choose a folder you can write to",
+        ) from exc
+    choice.parent.mkdir(parents=True, exist_ok=True)
+    choice.write_text(f"{root}\n", "utf-8")
+    return root
+
+
 @dataclass(frozen=True)
 class DataDir:
     root: Path
@@ -24,12 +64,13 @@ class DataDir:
 
     @classmethod
     def resolve(cls, given: str | os.PathLike[str] | None = None) -> DataDir:
-        """`--data-dir`, else VERBATIM_DATA_DIR, else the platform's user data folder.
+        """`--data-dir`, else VERBATIM_DATA_DIR, else the folder chosen in Settings, else the
+        platform's user data folder.
 
         VERBATIM_MODELS_DIR points several data folders (tests, a second library) at one set of
         provisioned models, so the large weights are not copied for each.
         """
-        root = given or os.environ.get("VERBATIM_DATA_DIR") or default_data_root()
+        root = given or os.environ.get("VERBATIM_DATA_DIR") or chosen_data_root() or default_data_root()
         models = os.environ.get("VERBATIM_MODELS_DIR")
         return cls(Path(root).expanduser().resolve(), Path(models).expanduser().resolve() if models else None)
 

@@ -24,6 +24,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 def _isolated_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     data = tmp_path / "library"
     monkeypatch.setenv("VERBATIM_DATA_DIR", str(data))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))  # a chosen data folder stays in the test
     monkeypatch.setenv("VERBATIM_MODELS_DIR", str(MODELS_DIR))
     yield data
 

@@ -68,3 +68,26 @@ def test_a_recovered_recording_is_announced_and_opens(window, qtbot, library, tm
     view = window.recording_view
     qtbot.waitUntil(lambda: view.model.rowCount() == 1, timeout=WAIT_MS)
     assert window.stack.currentWidget() is view
+
+
+def test_another_data_folder_is_used_from_the_next_start(
+    window, qtbot, library, tmp_path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    from app.paths import DataDir, default_data_root
+
+    dialog = _dialog(window, qtbot, library)
+    target = tmp_path / "Notes élsewhere"
+    dialog.data_folder.choose(str(target))
+    assert "at the next start" in dialog.status.text() and str(target) in dialog.data_folder.next_start.text()
+    assert DataDir.resolve().root == library.data_dir.root  # VERBATIM_DATA_DIR still comes first
+    monkeypatch.delenv("VERBATIM_DATA_DIR")
+    assert DataDir.resolve().root == target.resolve()
+
+    blocker = tmp_path / "a file"
+    blocker.write_text("not a folder")
+    dialog.data_folder.choose(str(blocker / "inside"))
+    assert "cannot use" in dialog.status.text().lower()
+    assert DataDir.resolve().root == target.resolve()  # a refused choice changes nothing
+
+    dialog.data_folder.choose(None)
+    assert DataDir.resolve().root == default_data_root()

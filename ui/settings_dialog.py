@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -35,6 +34,7 @@ from app.projects import Project
 from app.readiness import input_device_names
 from app.settings import WatchedFolder
 from models.catalogue import Role
+from ui.data_folder_tab import DataFolderTab
 from ui.errors import describe
 from ui.operations import Operations
 
@@ -71,7 +71,8 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self._projects_tab(current_project), "Projects")
         self.tabs.addTab(self._watched_tab(), "Watched folders")
         self.tabs.addTab(self._recording_tab(), "Recording")
-        self.tabs.addTab(self._library_tab(), "Data folder")
+        self.data_folder = DataFolderTab(library, self.say, self._failed)
+        self.tabs.addTab(self.data_folder, "Data folder")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -339,28 +340,3 @@ class SettingsDialog(QDialog):
             failed=self._failed,
             label="recording settings",
         )
-
-    # --- data folder --------------------------------------------------------------------------------------
-    def _library_tab(self) -> QWidget:
-        page = QWidget()
-        root = self.library.data_dir.root
-        path = QLineEdit(str(root))
-        path.setReadOnly(True)
-        path.setAccessibleName("Data folder")
-        open_button = QPushButton("Open folder")
-        open_button.setAccessibleName("Open the data folder")
-        open_button.clicked.connect(lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(root))))
-        row = QHBoxLayout()
-        row.addWidget(path, 1)
-        row.addWidget(open_button)
-        explain = QLabel(
-            "Everything lives in this one folder: the database, your audio, models and logs. Back it up "
-            "as a whole. To use another folder, start Verbatim with <code>--data-dir DIR</code> or set "
-            "<code>VERBATIM_DATA_DIR</code>."
-        )
-        explain.setWordWrap(True)
-        layout = QVBoxLayout(page)
-        layout.addLayout(row)
-        layout.addWidget(explain)
-        layout.addStretch(1)
-        return page
