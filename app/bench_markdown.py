@@ -192,7 +192,14 @@ def ask(results: Result) -> list[str]:
         f"| {r['model']}: first token ({m['first_token']['n']} questions) | {_ms(m['first_token'])} |",
         f"| {r['model']}: total | {_ms(m['total'])} |",
         "",
-        f"Chat model load {r['model_load_ms'] / 1000:.1f} s.",
+        f"Chat model load {r['model_load_ms'] / 1000:.1f} s."
+        + (
+            f" The slower of the process's first two questions (not in the percentiles: they also"
+            f" read the index into memory) took {r['first_question_ms']['total']:.0f} ms without"
+            " the model."
+            if "first_question_ms" in r
+            else ""
+        ),
         "",
     ]
 
