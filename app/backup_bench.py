@@ -94,7 +94,7 @@ def run_bench(
             lambda: build_library(base / "library", recordings, audio_files, minutes, say)
         )
         counts = store_backup.library_counts(library.store)
-        library.store.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        library.store.checkpoint()
         data_bytes = _folder_bytes(library.data_dir.root)
         _, copy_s = _timed(lambda: shutil.copytree(library.data_dir.root, base / "plain-copy"))
         shutil.rmtree(base / "plain-copy")

@@ -149,6 +149,11 @@ def find_recording_by_sha256(store: Store, sha256: str) -> Recording | None:
     return _recording(row) if row else None
 
 
+def external_ids(store: Store) -> dict[int, str | None]:
+    """Every recording's id → its id in the corpus it was imported from (None if typed or recorded)."""
+    return {int(rid): ext for rid, ext in store.rows("SELECT id, external_id FROM recordings")}
+
+
 def find_recording_by_external_id(store: Store, external_id: str) -> Recording | None:
     row = store.one(f"{_RECORDING_SELECT} WHERE r.external_id = ?", (external_id,))
     return _recording(row) if row else None

@@ -262,6 +262,14 @@ class Store:
     def integrity_check(self) -> str:
         return str(self.scalar("PRAGMA integrity_check"))
 
+    def checkpoint(self) -> None:
+        """Fold the write-ahead log into the database file (so the file alone is the library)."""
+        self.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def optimize(self) -> None:
+        """Let SQLite refresh its query-planner statistics after a large bulk write."""
+        self.execute("PRAGMA optimize")
+
     def close(self) -> None:
         with self._lock:
             self.conn.close()

@@ -33,6 +33,7 @@ from app.jobs import run_pending
 from app.library import Library
 from app.paths import DataDir
 from app.settings import Settings
+from memory import recordings
 from memory.corrections import list_corrections
 from memory.fact_store import list_facts
 from memory.quotes import normalise
@@ -56,11 +57,9 @@ class Locator:
     def _words(self, recording_id: int) -> list[str]:
         if recording_id not in self.words:
             words: list[str] = []
-            for sid, text in self.store.rows(
-                "SELECT id, text FROM segments WHERE recording_id = ? ORDER BY idx", (recording_id,)
-            ):
-                self.offsets[int(sid)] = len(words)
-                words += normalise(text).split()
+            for segment in recordings.list_segments(self.store, recording_id):
+                self.offsets[segment.id] = len(words)
+                words += normalise(segment.raw_text).split()
             self.words[recording_id] = words
         return self.words[recording_id]
 
@@ -261,9 +260,7 @@ def _library(
         return
     with temporary_library(eval_set, like=like, keep=keep) as built:
         library = built.library
-        notes = {
-            int(rid): str(ext) for rid, ext in library.store.rows("SELECT id, external_id FROM recordings")
-        }
+        notes = {rid: str(ext) for rid, ext in recordings.external_ids(library.store).items()}
         yield library, notes
 
 

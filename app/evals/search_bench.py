@@ -99,7 +99,7 @@ def _build(path: Path, n: int, vectors: _Vectors, say: Say) -> tuple[Store, floa
         progress=(lambda made: say(f"  {made:,} passages written")) if say else None,
     )
     quantized.build(store, DIMS, ("int8",))
-    store.execute("PRAGMA optimize")
+    store.optimize()
     marker.write_text(json.dumps(expected))
     return store, time.perf_counter() - began, False
 
