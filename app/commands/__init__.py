@@ -51,12 +51,31 @@ class CliContext:
         self.out.write("\n")
         self.out.flush()
 
+    def report(self, value: Any, json_output: bool, lines: Callable[[Any], list[str]]) -> int:
+        """An eval's or bench's report: as JSON, or as the lines `lines` makes of it."""
+        if json_output:
+            self.print_json(value)
+        else:
+            for line in lines(value):
+                self.print(line)
+        return 0
+
     def close(self) -> None:
         if self._library is not None:
             self._library.close()
 
 
 Handler = Callable[[argparse.Namespace, CliContext], int | None]
+
+
+def progress_line(verb: str, enabled: bool) -> Callable[[float], None]:
+    """A progress callback that redraws one line on stderr ("asking 42%"), or does nothing."""
+
+    def show(fraction: float) -> None:
+        if enabled:
+            print(f"\r{verb} {fraction:4.0%}", end="" if fraction < 1 else "\n", file=sys.stderr, flush=True)
+
+    return show
 
 
 def command_modules() -> list[ModuleType]:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
-from app.commands import CliContext, CommandGroups
+from app.commands import CliContext, CommandGroups, progress_line
 from models.errors import InputError
 
 ORDER = 40
@@ -66,14 +65,6 @@ def _gate_overrides(pairs: list[str] | None) -> Any:
     return replace(gate, **changes)
 
 
-def _progress(enabled: bool) -> Callable[[float], None]:
-    def show(fraction: float) -> None:
-        if enabled:
-            print(f"\rasking {fraction:4.0%}", end="" if fraction < 1 else "\n", file=sys.stderr, flush=True)
-
-    return show
-
-
 def _eval_ask(args: argparse.Namespace, ctx: CliContext) -> int:
     from app.evals.ask import evaluate_ask, format_report
 
@@ -85,14 +76,9 @@ def _eval_ask(args: argparse.Namespace, ctx: CliContext) -> int:
         model_path=Path(args.model) if args.model else None,
         gate=_gate_overrides(args.gate),
         keep=Path(args.keep_store) if args.keep_store else None,
-        progress=_progress(not args.json and sys.stderr.isatty()),
+        progress=progress_line("asking", not args.json and sys.stderr.isatty()),
     )
-    if args.json:
-        ctx.print_json(report)
-    else:
-        for line in format_report(report):
-            ctx.print(line)
-    return 0
+    return ctx.report(report, args.json, format_report)
 
 
 def _bench_ask(args: argparse.Namespace, ctx: CliContext) -> int:
@@ -111,12 +97,7 @@ def _bench_ask(args: argparse.Namespace, ctx: CliContext) -> int:
 
         Path(args.out).mkdir(parents=True, exist_ok=True)
         (Path(args.out) / "ask.json").write_text(json.dumps(report, indent=2))
-    if args.json:
-        ctx.print_json(report)
-    else:
-        for line in format_bench(report):
-            ctx.print(line)
-    return 0
+    return ctx.report(report, args.json, format_bench)
 
 
 def register(groups: CommandGroups) -> None:

@@ -196,12 +196,7 @@ def _eval(args: argparse.Namespace, ctx: CliContext) -> int:
         with_ask=args.ask,
         keep=Path(args.keep_store) if args.keep_store else None,
     )
-    if args.json:
-        ctx.print_json(report)
-    else:
-        for line in format_report(report):
-            ctx.print(line)
-    return 0
+    return ctx.report(report, args.json, format_report)
 
 
 def register(groups: CommandGroups) -> None:
@@ -281,12 +276,7 @@ def _bench(args: argparse.Namespace, ctx: CliContext) -> int:
         minutes=args.minutes,
         model_path=Path(args.model) if args.model else None,
     )
-    if args.json:
-        ctx.print_json(report)
-    else:
-        for line in format_bench(report):
-            ctx.print(line)
-    return 0
+    return ctx.report(report, args.json, format_bench)
 
 
 def register_bench(groups: CommandGroups) -> None:

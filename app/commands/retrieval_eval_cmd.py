@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.commands import CliContext, CommandGroups
+from app.commands import CliContext, CommandGroups, progress_line
 from models.errors import InputError
 
 ORDER = 91
@@ -34,16 +33,6 @@ def _parse_overrides(pairs: list[str] | None) -> dict[str, object]:
     return found
 
 
-def _progress(enabled: bool) -> Callable[[float], None]:
-    def show(fraction: float) -> None:
-        if enabled:
-            print(
-                f"\rquerying {fraction:4.0%}", end="" if fraction < 1 else "\n", file=sys.stderr, flush=True
-            )
-
-    return show
-
-
 def _eval_retrieval(args: argparse.Namespace, ctx: CliContext) -> int:
     from app.evals.retrieval import evaluate_retrieval
 
@@ -52,14 +41,9 @@ def _eval_retrieval(args: argparse.Namespace, ctx: CliContext) -> int:
         like=ctx.library,
         keep=Path(args.keep_store) if args.keep_store else None,
         overrides=_parse_overrides(args.option),
-        progress=_progress(not args.json and sys.stderr.isatty()),
+        progress=progress_line("querying", not args.json and sys.stderr.isatty()),
     )
-    if args.json:
-        ctx.print_json(report)
-    else:
-        for line in format_report(report):
-            ctx.print(line)
-    return 0
+    return ctx.report(report, args.json, format_report)
 
 
 def format_report(report: dict[str, Any]) -> list[str]:
