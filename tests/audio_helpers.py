@@ -161,3 +161,24 @@ def virtual_microphone_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iter
         except subprocess.TimeoutExpired:
             server.kill()
         refresh_devices()
+
+
+# Sentences espeak-ng says and whisper tiny.en hears; each has a word heard once, and only there.
+MARKED_SENTENCES = [
+    ("First, the harbour survey is due on Monday, so please book the boat early.", "monday"),
+    ("Second, Maria thinks the lantern budget is far too small for the autumn festival.", "lantern"),
+    ("Third, we agreed that the violin workshop moves to the library hall.", "library"),
+    ("Fourth, the pepper supplier sent a new price list with higher prices on everything.", "prices"),
+    ("Fifth, somebody must call the glacier museum about insurance before Thursday.", "glacier"),
+    ("Sixth, the orchard photos look wonderful, but the captions still need checking.", "orchard"),
+    ("Seventh, Tom will bring a compass and maps for the walking tour.", "compass"),
+    ("Eighth, the meadow concert is cancelled because of the weather forecast.", "weather"),
+    ("After lunch, the printer in the office broke down again and nobody could fix it.", "printer"),
+    ("The new website needs a simpler menu, according to the customers we interviewed.", "website"),
+    ("Remember to send the invoice to the accounting team before the end of the month.", "invoice"),
+    ("The train to the conference leaves at seven, so we should meet at the station.", "conference"),
+    ("Our designer wants brighter colours for the poster, mostly orange and yellow.", "poster"),
+    ("The volunteers asked for sandwiches and coffee during the long evening shift.", "sandwiches"),
+    ("Finally, the garden project is waiting for permission from the city council.", "garden"),
+    ("That is everything for today, and I will record another note tomorrow.", "tomorrow"),
+]

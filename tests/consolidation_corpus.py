@@ -77,9 +77,11 @@ NOTES = [
 ]
 
 
-def write_corpus(path: Path) -> Path:
+def write_corpus(path: Path, notes: list[tuple[str, str, str, str, list[str]]] | None = None) -> Path:
+    """A corpus.jsonl of `notes` (these consolidation notes by default): one recording per note,
+    one segment per text, timed at 2.5 words a second like the eval sets' text-only corpora."""
     lines = []
-    for rid, project, title, spoken_at, texts in NOTES:
+    for rid, project, title, spoken_at, texts in NOTES if notes is None else notes:
         start, segments = 0.0, []
         for i, text in enumerate(texts):
             end = start + len(text.split()) / 2.5

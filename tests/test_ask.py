@@ -25,6 +25,7 @@ from memory.quotes import normalise
 from memory.recordings import get_segments
 from tests.cli import run
 from tests.conftest import MODELS_DIR, eval_set, require_models
+from tests.consolidation_corpus import write_corpus
 
 NOTES = [
     (
@@ -77,31 +78,12 @@ NOTES = [
 ASKED = "2026-03-10T09:00:00"
 
 
-def write_corpus(path: Path) -> Path:
-    lines = []
-    for rid, project, title, spoken_at, texts in NOTES:
-        start, segments = 0.0, []
-        for i, text in enumerate(texts):
-            end = start + len(text.split()) / 2.5
-            segments.append(
-                {"id": f"{rid}:s{i}", "start": round(start, 2), "end": round(end, 2), "text": text}
-            )
-            start = end + 0.3
-        lines.append(
-            json.dumps(
-                {"id": rid, "project": project, "title": title, "spoken_at": spoken_at, "segments": segments}
-            )
-        )
-    path.write_text("\n".join(lines) + "\n", "utf-8")
-    return path
-
-
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     require_models()
     root = tmp_path_factory.mktemp("ask-library")
     library = Library(DataDir(root, MODELS_DIR))
-    results = import_corpus(library, write_corpus(root / "notes.jsonl"))
+    results = import_corpus(library, write_corpus(root / "notes.jsonl", NOTES))
     assert {r.status for r in results} == {"imported"}
     yield library
     library.close()
@@ -254,7 +236,7 @@ def test_eval_ask_on_a_small_set(tmp_path: Path) -> None:
     require_models()
     set_dir = tmp_path / "tiny-set"
     set_dir.mkdir()
-    write_corpus(set_dir / "corpus.jsonl")
+    write_corpus(set_dir / "corpus.jsonl", NOTES)
     queries = [
         {
             "id": "q1",

@@ -22,29 +22,11 @@ from app.search import search
 from app.transcription import Progress, transcribe_recording
 from memory import index, recordings
 from memory.jobs import list_jobs
-from tests.audio_helpers import SELF_CORRECTION, encode, pcm16k, silence, speak
+from tests.audio_helpers import MARKED_SENTENCES, SELF_CORRECTION, encode, pcm16k, silence, speak
 from tests.cli import run
 from tests.conftest import require_models
 
-# Sentences espeak-ng says and whisper tiny.en hears; each has a word heard once, and only there.
-SENTENCES = [
-    ("First, the harbour survey is due on Monday, so please book the boat early.", "monday"),
-    ("Second, Maria thinks the lantern budget is far too small for the autumn festival.", "lantern"),
-    ("Third, we agreed that the violin workshop moves to the library hall.", "library"),
-    ("Fourth, the pepper supplier sent a new price list with higher prices on everything.", "prices"),
-    ("Fifth, somebody must call the glacier museum about insurance before Thursday.", "glacier"),
-    ("Sixth, the orchard photos look wonderful, but the captions still need checking.", "orchard"),
-    ("Seventh, Tom will bring a compass and maps for the walking tour.", "compass"),
-    ("Eighth, the meadow concert is cancelled because of the weather forecast.", "weather"),
-    ("After lunch, the printer in the office broke down again and nobody could fix it.", "printer"),
-    ("The new website needs a simpler menu, according to the customers we interviewed.", "website"),
-    ("Remember to send the invoice to the accounting team before the end of the month.", "invoice"),
-    ("The train to the conference leaves at seven, so we should meet at the station.", "conference"),
-    ("Our designer wants brighter colours for the poster, mostly orange and yellow.", "poster"),
-    ("The volunteers asked for sandwiches and coffee during the long evening shift.", "sandwiches"),
-    ("Finally, the garden project is waiting for permission from the city council.", "garden"),
-    ("That is everything for today, and I will record another note tomorrow.", "tomorrow"),
-]
+SENTENCES = MARKED_SENTENCES
 VOCABULARY_NOTE = (
     "Yesterday I met Anna Becker and Li Chen from Atlas. Becker wants the Kestrel rollout in June."
 )
