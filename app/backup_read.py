@@ -52,6 +52,12 @@ def read_manifest(archive: zipfile.ZipFile, label: str) -> dict[str, Any]:
             f"{label} was made by a newer Verbatim (backup format {manifest['format_version']})",
             fix="update Verbatim to restore it",
         )
+    check_schema(manifest, label)
+    return manifest
+
+
+def check_schema(manifest: dict[str, Any], label: str) -> None:
+    """Refuse a backup or export of a library from a newer Verbatim, before anything is touched."""
     newest = store_backup.newest_known_schema()
     if int(manifest.get("schema_version", 0)) > newest:
         raise StoreError(
@@ -59,7 +65,6 @@ def read_manifest(archive: zipfile.ZipFile, label: str) -> dict[str, Any]:
             f" this version knows up to {newest})",
             fix="update Verbatim to restore it; nothing was changed",
         )
-    return manifest
 
 
 def safe_member_name(name: str) -> bool:

@@ -32,12 +32,12 @@ from typing import Any
 
 from app import __version__
 from app.backup import BLOCK, SETTINGS, Progress
-from app.backup_read import safe_member_name
+from app.backup_read import check_schema, safe_member_name
 from app.export import ExportReport
 from app.library import Library
 from memory import backup as store_backup
 from memory.store import Store
-from models.errors import InputError, StoreError
+from models.errors import InputError
 
 FORMAT = "verbatim-json"
 FORMAT_VERSION = 1
@@ -131,13 +131,7 @@ def verify_json_export(folder: Path, *, progress: Progress | None = None) -> dic
         raise InputError(f"{label} is not a Verbatim JSON export")
     if int(manifest.get("format_version", 0)) > FORMAT_VERSION:
         raise InputError(f"{label} was exported by a newer Verbatim", fix="update Verbatim to restore it")
-    newest = store_backup.newest_known_schema()
-    if int(manifest.get("schema_version", 0)) > newest:
-        raise StoreError(
-            f"{label} holds a library written by a newer Verbatim (schema {manifest['schema_version']},"
-            f" this version knows up to {newest})",
-            fix="update Verbatim to restore it; nothing was changed",
-        )
+    check_schema(manifest, label)
     if manifest.get("project_id") is not None:
         raise InputError(f"{label} is an export of one project", fix="export the whole library to restore it")
     files = manifest.get("files", [])

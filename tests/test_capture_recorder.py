@@ -27,6 +27,7 @@ from memory.jobs import list_jobs
 from tests.audio_helpers import VirtualMicrophone, speak, virtual_microphone_fixture  # noqa: F401
 from tests.cli import run
 from tests.conftest import REPO, require_models
+from tests.fault_helpers import pid_alive
 
 pytestmark = pytest.mark.audio
 
@@ -165,15 +166,6 @@ while True:
 """
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    status = Path(f"/proc/{pid}/status")
-    return not (status.exists() and "State:\tZ" in status.read_text())
-
-
 def test_kill_9_loses_at_most_two_seconds_and_is_recovered(
     library: Library, virtual_microphone: VirtualMicrophone, speech: dict[str, Path]
 ) -> None:
@@ -201,9 +193,9 @@ def test_kill_9_loses_at_most_two_seconds_and_is_recovered(
     rid = started["recording"]
     assert recordings.get_recording(library.store, rid).status == "recording"
     deadline = time.monotonic() + 5
-    while started["live_pid"] and _alive(started["live_pid"]) and time.monotonic() < deadline:
+    while started["live_pid"] and pid_alive(started["live_pid"]) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not (started["live_pid"] and _alive(started["live_pid"])), "the live process outlived the app"
+    assert not (started["live_pid"] and pid_alive(started["live_pid"])), "the live process outlived the app"
 
     assert recover_interrupted(library) == [rid]
     rec = recordings.get_recording(library.store, rid)
