@@ -55,6 +55,11 @@ MAX_CLAIMS = 2  # each claim costs ~60 generated tokens: the first must show qui
 MAX_ANSWER_TOKENS = 320  # constrained output streams in short pieces: ~2 claims
 MODEL_PASSAGES = 3
 MODEL_WORDS = 300  # of the context, what the model reads (prompt time dominates its first token)
+# The model's first token waits for it to read the prompt: ~300 tokens a second for SmolLM2 on 2
+# cores (the rules before the passages are read once and kept). The passages and question stay
+# within this many of the model's own tokens: fewer words per passage first, then fewer passages.
+MODEL_TOKENS = 300
+MIN_PASSAGE_WORDS = 40
 
 TextSink = Callable[[str], None]
 
@@ -178,7 +183,7 @@ def _answer(run: _Run, prompt: ModelPrompt, no_llm: bool, model_path: Path | Non
     if chat is not None:
         labeller = Labeller(run.passages, run.terms, run.gate)
         model_name = run.library.models.name_for(Role.CHAT) if model_path is None else chat.name
-        claims, call_id = _model_claims(run, prompt, chat, model_name, labeller)
+        claims, call_id = _model_claims(run, fitted_prompt(run, prompt, chat), chat, model_name, labeller)
         dropped = labeller.dropped
     stated = sum(1 for c in claims if c.kind == "stated")
     mode = "model" if stated else "extractive"
@@ -234,12 +239,14 @@ class ModelPrompt:
     schema: dict[str, Any]
 
 
-def build_prompt(run: _Run) -> ModelPrompt | None:
-    """None when no relevant passage has raw segments to quote (e.g. only a live transcript)."""
-    relevant = _model_context(run)
+def build_prompt(run: _Run, words: int = MODEL_WORDS, count: int = MODEL_PASSAGES) -> ModelPrompt | None:
+    """None when no relevant passage has raw segments to quote (e.g. only a live transcript).
+
+    `words`: what the model reads of the passages, at most; `count`: how many passages at most."""
+    relevant = _model_context(run, words, count)
     if not relevant:
         return None
-    each = max(40, MODEL_WORDS // len(relevant))
+    each = max(MIN_PASSAGE_WORDS, words // len(relevant))
     shown = [(p, prompt_sentences(p, run.terms, each)) for p in relevant]
     schema = claim_schema([(p.number, chosen) for p, chosen in shown], max_claims=MAX_CLAIMS)
     messages = answer_messages(run.question, [_prompt_passage(p, chosen) for p, chosen in shown])
@@ -291,13 +298,28 @@ def _model_claims(
     return claims, call_id
 
 
-def _model_context(run: _Run) -> list[Passage]:
+def fitted_prompt(run: _Run, prompt: ModelPrompt, chat: ChatModel) -> ModelPrompt:
+    """`prompt` narrowed until the passages and question are within MODEL_TOKENS of the model's
+    tokens: fewer words per passage, down to MIN_PASSAGE_WORDS, then fewer passages."""
+    words, count = MODEL_WORDS, len(prompt.passages)
+    while chat.count_tokens(prompt.messages[-1]["content"]) > MODEL_TOKENS:
+        if words > MIN_PASSAGE_WORDS * count:
+            words = max(MIN_PASSAGE_WORDS * count, words * 3 // 4)
+        elif count > 1:
+            count -= 1
+        else:
+            break  # one passage at its fewest words: the model reads it all
+        prompt = build_prompt(run, words, count) or prompt
+    return prompt
+
+
+def _model_context(run: _Run, words: int = MODEL_WORDS, count: int = MODEL_PASSAGES) -> list[Passage]:
     """The few most relevant passages, narrowed: a small model reads 300 words faster and better."""
     ranked = sorted(
         (p for p in run.passages if p.relevant and p.segments), key=lambda p: (-p.support.coverage, p.rank)
     )
-    chosen = sorted(ranked[:MODEL_PASSAGES], key=lambda p: p.number)
-    each = max(40, MODEL_WORDS // max(1, len(chosen)))
+    chosen = sorted(ranked[:count], key=lambda p: p.number)
+    each = max(MIN_PASSAGE_WORDS, words // max(1, len(chosen)))
     return [focus_passage(p, run.terms, each) for p in chosen]
 
 

@@ -26,7 +26,7 @@ import numpy as np
 from memory.chunking import chunk_text, count_words
 from memory.fts import STOPWORDS, words
 from memory.hits import Hit
-from memory.recordings import Segment, list_segments
+from memory.recordings import Segment, segments_in_spans
 from memory.store import Store
 
 _SUFFIXES = ("ingly", "edly", "ings", "ing", "ies", "ied", "ed", "es", "s")
@@ -42,8 +42,10 @@ def stem(word: str) -> str:
     return word
 
 
-def _stems(text: str) -> set[str]:
-    return {stem(w) for w in words(text) if w not in STOPWORDS}
+@lru_cache(maxsize=1 << 14)
+def _stems(text: str) -> frozenset[str]:
+    # Cached: the segments around the best chunks are often the same from one question to the next.
+    return frozenset(stem(w) for w in words(text) if w not in STOPWORDS)
 
 
 @dataclass
@@ -117,14 +119,13 @@ def _neighbourhoods(
         if hit.chunk_id in ranges:
             first, last = ranges[hit.chunk_id]
             wanted.setdefault(hit.recording_id, []).append((max(0, first - margin), last + margin))
-    segments: dict[int, list[Segment]] = {}
+    spans = [(rid, first, last) for rid, ranges_ in wanted.items() for first, last in _merged(ranges_)]
+    segments: dict[int, list[Segment]] = {rid: [] for rid in wanted}
+    for segment in segments_in_spans(store, spans):
+        segments[segment.recording_id].append(segment)
     cosines: dict[int, float] = {}
-    for rid, spans in wanted.items():
-        segments[rid] = []
-        for first, last in _merged(spans):
-            segments[rid] += list_segments(store, rid, first_idx=first, last_idx=last)
-            if vector is not None and model is not None:
-                cosines.update(_segment_cosines(store, rid, first, last, vector, model))
+    if vector is not None and model is not None:
+        cosines = _segment_cosines(store, [s.id for segs in segments.values() for s in segs], vector, model)
     return segments, cosines
 
 
@@ -139,12 +140,14 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def _segment_cosines(
-    store: Store, recording_id: int, first: int, last: int, vector: np.ndarray, model: str
+    store: Store, segment_ids: Sequence[int], vector: np.ndarray, model: str
 ) -> dict[int, float]:
+    if not segment_ids:
+        return {}
+    marks = ",".join("?" * len(segment_ids))
     found = store.rows(
-        "SELECT sv.segment_id, sv.vector FROM segments s JOIN segment_vectors sv ON sv.segment_id = s.id"
-        " WHERE s.recording_id = ? AND s.idx BETWEEN ? AND ? AND sv.model = ?",
-        (recording_id, first, last, model),
+        f"SELECT segment_id, vector FROM segment_vectors WHERE segment_id IN ({marks}) AND model = ?",
+        [*segment_ids, model],
     )
     if not found:
         return {}
@@ -155,7 +158,7 @@ def _segment_cosines(
     return {int(r[0]): float(c) for r, c in zip(found, sims, strict=True)}
 
 
-def _term_weights(terms: set[str], stems: dict[int, set[str]]) -> dict[str, float]:
+def _term_weights(terms: frozenset[str], stems: dict[int, frozenset[str]]) -> dict[str, float]:
     """IDF of each query word among the segments around the retrieved chunks."""
     df: Counter[str] = Counter()
     for seg_stems in stems.values():
@@ -164,7 +167,7 @@ def _term_weights(terms: set[str], stems: dict[int, set[str]]) -> dict[str, floa
     return {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms if df[t]}
 
 
-def _centre(a: _Around, weights: dict[str, float], stems: dict[int, set[str]]) -> int | None:
+def _centre(a: _Around, weights: dict[str, float], stems: dict[int, frozenset[str]]) -> int | None:
     """Position (in a.segments) of the chunk's best segment: by words, else by meaning."""
     inside = [(p, s) for p, s in enumerate(a.segments) if a.first_idx <= s.idx <= a.last_idx]
     by_words = [(sum(weights.get(t, 0.0) for t in stems[s.id]), p) for p, s in inside]
@@ -198,7 +201,7 @@ def _window(segments: Sequence[Segment], centre: int, target_words: int) -> tupl
 def _passage(
     a: _Around,
     weights: dict[str, float],
-    stems: dict[int, set[str]],
+    stems: dict[int, frozenset[str]],
     target_words: int,
     segment_weight: float,
 ) -> Hit:

@@ -29,6 +29,7 @@ class RankingOptions:
     segment_weight: float = 0.5  # share of a passage's relevance given by its best segment's cosine
     rerank_depth: int = 40  # chunks turned into passages (the rest cannot reach the top k)
     same_recording_penalty: float = 0.0  # each earlier passage of a recording lowers its next by this share
+    common_share: float = 0.2  # keyword search leaves out words in more of the passages (term_stats)
 
     def with_(self, **changes: object) -> RankingOptions:
         return replace(self, **changes)  # type: ignore[arg-type]

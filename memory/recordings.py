@@ -282,6 +282,21 @@ def list_segments(
     return [_segment(r) for r in rows]
 
 
+def segments_in_spans(store: Store, spans: Sequence[tuple[int, int, int]]) -> list[Segment]:
+    """The segments of several stretches (recording id, first idx, last idx) in one read, by
+    recording and order: a search reads the neighbourhoods of its 40 best chunks at once."""
+    if not spans:
+        return []
+    values = ",".join("(?,?,?)" for _ in spans)
+    rows = store.all(
+        f"WITH wanted(rid, lo, hi) AS (VALUES {values}) {_SEGMENT_SELECT}"
+        " WHERE s.id IN (SELECT x.id FROM wanted JOIN segments x ON x.recording_id = wanted.rid"
+        " AND x.idx BETWEEN wanted.lo AND wanted.hi) ORDER BY s.recording_id, s.idx",
+        [v for span in spans for v in span],
+    )
+    return [_segment(r) for r in rows]
+
+
 def get_segments(store: Store, segment_ids: Sequence[int]) -> list[Segment]:
     if not segment_ids:
         return []

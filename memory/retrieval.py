@@ -12,7 +12,7 @@ from datetime import datetime
 
 import numpy as np
 
-from memory import binary_index, fts
+from memory import binary_index, fts, term_stats
 from memory.hits import Hit
 from memory.index import VECTOR_TABLE, vector_state
 from memory.passages import build_passages, without_overlap
@@ -74,11 +74,18 @@ def _scope_sql(scope: Scope, alias: str) -> tuple[str, list[object]]:
     return "".join(f" AND {w}" for w in where), params
 
 
-def keyword_candidates(store: Store, text: str, scope: Scope, limit: int) -> list[tuple[int, float]]:
-    """(chunk_id, BM25 score, higher is better), best first."""
+def keyword_candidates(
+    store: Store, text: str, scope: Scope, limit: int, *, common_share: float = RankingOptions.common_share
+) -> list[tuple[int, float]]:
+    """(chunk_id, BM25 score, higher is better), best first.
+
+    Words in more than `common_share` of all passages are left out when rarer ones remain: they
+    weigh little or nothing in BM25 and cost the most to score (memory/term_stats.py).
+    """
     terms = fts.query_terms(text)
     if not terms or (scope.project_ids is not None and not scope.project_ids):
         return []
+    terms = term_stats.selective_terms(store, terms, common_share)
     filters, params = _scope_sql(scope, "c")
     # The join to chunks costs one lookup per matching chunk (most of the time of a common-word
     # query in a large library): only a scope needs it.
@@ -107,7 +114,7 @@ def vector_candidates(
     dates, params = _date_filter(scope)
     state = vector_state(store)
     if exact is None:
-        exact = scope.project_ids is not None or _library_size(store) <= EXACT_UP_TO
+        exact = scope.project_ids is not None or term_stats.library_size(store) <= EXACT_UP_TO
     if not exact and state is not None and scope.project_ids is None and not dates:
         nearest = binary_index.candidates(store, vector, state[0], k * OVERSAMPLE_IN_MEMORY)
         if nearest is not None:
@@ -140,11 +147,6 @@ def _date_filter(scope: Scope) -> tuple[str, list[object]]:
         dates += " AND spoken_at <= ?"
         params.append(scope.until)
     return dates, params
-
-
-def _library_size(store: Store) -> int:
-    """About how many chunks there are (the largest id: instant, where count(*) reads them all)."""
-    return int(store.scalar("SELECT coalesce(max(id), 0) FROM chunks"))
 
 
 def rescore(
@@ -227,7 +229,7 @@ def retrieve(store: Store, query: Query, scope: Scope) -> list[Hit]:
     keyword: list[tuple[int, float]] = []
     vector: list[tuple[int, float]] = []
     if query.mode in ("hybrid", "keyword"):
-        keyword = keyword_candidates(store, text, scope, limit)
+        keyword = keyword_candidates(store, text, scope, limit, common_share=query.options.common_share)
     if query.mode in ("hybrid", "vector"):
         vector = _vector_or_none(store, query, scope, limit)
     ids = list(dict.fromkeys([cid for cid, _ in keyword] + [cid for cid, _ in vector]))
