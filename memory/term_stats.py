@@ -5,6 +5,10 @@ BM25 gives a word in more than half of all passages no weight at all (FTS5's IDF
 word occurs in. At 100,000 passages one such word costs ~20 ms of a search. The share of passages
 holding a word is counted once per process (a count over the word's postings) and kept, scaled by
 the library's size as it grows.
+
+The cut is RankingOptions.common_share. At 0.5 nothing changes but the time (100,000 passages:
+keyword p95 38 → 27 ms); lower cuts are faster still but change what is found (measured on the dev
+sets with the cut forced on: 0.3 costs 0.4 points of locomo-dev recall@400, 0.2 costs 0.8).
 """
 
 from __future__ import annotations
