@@ -214,6 +214,38 @@ def _answer(run: _Run, prompt: ModelPrompt, no_llm: bool, model_path: Path | Non
     return answer
 
 
+def warm_up(library: Library) -> bool:
+    """Load what the first question needs, so that it is answered as fast as the next ones: the
+    embedding model, the chat model with the answer rules already read (a one-token call over the
+    same rules; the next question reuses them, ~200 tokens the model does not read again), and a
+    large library's in-memory vector copy (memory/binary_index.py, read on a second search).
+    Returns whether the chat model is ready. Meant for the desktop app's start, in the background."""
+    for _ in range(2):
+        search(library, "warm up", k=1)
+    chat = _chat_model(library, None)
+    if chat is None:
+        return False
+    messages = answer_messages("Are you ready?", [])
+    record = Completion()
+    error = None
+    try:
+        record = chat.complete(messages, max_tokens=1)
+    except ModelError as exc:
+        error = exc.message
+    log_call(
+        library.store,
+        purpose="warm-up",
+        model=library.models.name_for(Role.CHAT),
+        prompt=prompt_text(messages, None),
+        response=record.text,
+        error=error,
+        completion_tokens=record.completion_tokens or None,
+        first_token_ms=record.first_token_ms,
+        total_ms=record.total_ms,
+    )
+    return error is None
+
+
 def _chat_model(library: Library, model_path: Path | None) -> ChatModel | None:
     """The chat model, loaded; None (extractive answers) when the configured one is unavailable.
 

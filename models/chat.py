@@ -70,6 +70,13 @@ class ChatModel:
         with self._lock:
             self._load()
 
+    def cached_tokens(self) -> list[int]:
+        """The tokens the model has read and keeps (a next prompt that starts with them skips them)."""
+        with self._lock:
+            if self._llama is None:
+                return []
+            return [int(t) for t in self._llama.input_ids[: self._llama.n_tokens]]
+
     def count_tokens(self, text: str) -> int:
         with self._lock:
             return len(self._load().tokenize(text.encode("utf-8"), add_bos=False))

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from app.ask import NOT_FOUND, ask
+import app.ask
+from app.ask import NOT_FOUND, ask, warm_up
 from app.evals.ask import quote_violations
 from app.imports import import_corpus
 from app.library import Library
@@ -23,6 +24,7 @@ from memory.answers import Answer
 from memory.llm_log import list_calls
 from memory.quotes import normalise
 from memory.recordings import get_segments
+from models.prompts import ANSWER_SYSTEM
 from tests.cli import run
 from tests.conftest import MODELS_DIR, eval_set, require_models
 from tests.consolidation_corpus import write_corpus
@@ -164,6 +166,35 @@ def test_the_default_model_answers_honestly_and_every_call_is_logged(notes: Libr
     prompt = json.loads(call.prompt)
     assert "When is the workshop?" in prompt["messages"][-1]["content"]
     assert answer.timings["first_token_ms"] <= answer.timings["total_ms"]
+
+
+def test_warm_up_leaves_the_answer_rules_read_for_the_first_question(notes: Library) -> None:
+    assert warm_up(notes)
+    chat = notes.models.chat()
+    rules = chat._load().tokenize(ANSWER_SYSTEM.encode("utf-8"), add_bos=False, special=False)
+    cached = chat.cached_tokens()
+    assert any(cached[i : i + len(rules)] == rules for i in range(len(cached) - len(rules) + 1))
+    call = list_calls(notes.store, purpose="warm-up")[0]
+    assert call.error is None and call.model == "SmolLM2-135M-Instruct"
+    answer = ask(notes, "When is the workshop?", as_of=ASKED)
+    assert_honest(notes, answer) and answer.answer_found
+
+
+def test_the_model_reads_at_most_its_token_budget(notes: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    def prompt_read() -> str:
+        answer = ask(notes, "Why did we rule out Redis for the Atlas cache?", as_of=ASKED)
+        assert_honest(notes, answer)
+        return str(json.loads(list_calls(notes.store, purpose="ask")[0].prompt)["messages"][-1]["content"])
+
+    whole = prompt_read()
+    monkeypatch.setattr(app.ask, "MODEL_TOKENS", 70)
+    narrowed = prompt_read()
+    chat = notes.models.chat()
+    assert chat.count_tokens(whole) > 70
+    # Fewer words per passage (then fewer passages): the sentence that answers stays.
+    assert "Why did we rule out Redis" in narrowed and "ruled out Redis" in narrowed
+    assert narrowed.count("Passage ") <= whole.count("Passage ")
+    assert chat.count_tokens(narrowed) < chat.count_tokens(whole)
 
 
 @pytest.mark.slow

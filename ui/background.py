@@ -82,6 +82,7 @@ class Background(QObject):
             # a few seconds later: the first timeline page and the user's first clicks come first
             self._index_timer.start()
             self.started_up.emit()
+            self.warm_up()
 
         self.ops.change(recover, changes={"recordings"}, finished=recovered, label="recover")
 
@@ -92,6 +93,17 @@ class Background(QObject):
             return index_pending(self.library, cancelled=progress.cancelled, progress=lambda f: progress(f))
 
         self.ops.task(run, label="Making notes searchable", changes={"recordings"})
+
+    def warm_up(self) -> None:
+        """Models loaded and the answer rules read now, so the first question is answered as fast
+        as the next ones (app.ask.warm_up)."""
+
+        def run(progress: Progress) -> object:
+            from app.ask import warm_up
+
+            return warm_up(self.library)
+
+        self.ops.task(run, label="Getting answers ready")
 
     def wake_jobs(self) -> None:
         if self.worker is not None:
