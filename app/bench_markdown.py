@@ -12,7 +12,11 @@ from typing import Any
 
 START = "<!-- bench:all start -->"
 END = "<!-- bench:all end -->"
-TARGET_P95_MS = 100.0  # search at 1M passages, on 2 cores
+# The issues' targets on 2 cores: hybrid search p95 by library size (memory: 100k, benchmarks: 1M),
+# and ask's retrieval + prompt building p95 and the default model's first token.
+SEARCH_TARGETS_P95_MS = {100_000: 50.0, 1_000_000: 100.0}
+ASK_PROMPT_TARGET_MS = 150.0
+ASK_FIRST_TOKEN_TARGET_MS = 1500.0
 Result = dict[str, Any]
 
 
@@ -158,14 +162,16 @@ def search(results: Result) -> list[str]:
                 recall = run["recall@10_vs_exact"].get(name)
                 cells.append(_ms(run["latency_ms"].get(name)) + (f", recall {recall:.3f}" if recall else ""))
             lines.append(f"| {label}, {scope} |" + "".join(f" {c} |" for c in cells))
-    biggest = runs[-1]
-    hybrid = biggest["latency_ms"].get("hybrid/all", {}).get("p95")
-    if biggest["chunks"] >= 1_000_000 and hybrid is not None:
-        verdict = "met" if hybrid <= TARGET_P95_MS else "**missed**"
-        lines += [
-            "",
-            f"Target: hybrid p95 ≤ {TARGET_P95_MS:.0f} ms at 1M passages: {verdict} ({hybrid:.0f} ms).",
-        ]
+    lines.append("")
+    for run in runs:
+        target = SEARCH_TARGETS_P95_MS.get(run["chunks"])
+        hybrid = run["latency_ms"].get("hybrid/all", {}).get("p95")
+        if target is not None and hybrid is not None:
+            verdict = "met" if hybrid <= target else "**missed**"
+            lines.append(
+                f"Target: hybrid p95 ≤ {target:.0f} ms at {run['chunks']:,} passages: {verdict}"
+                f" ({hybrid:.0f} ms)."
+            )
     lines.append(
         f"Queries per size: {', '.join(str(run['queries']) for run in runs)}; each in both scopes."
         " Store build: "
@@ -188,9 +194,14 @@ def ask(results: Result) -> list[str]:
         "|---|---|",
         f"| retrieval (query embedding + hybrid) | {_ms(n['retrieve'])} |",
         f"| prompt building | {_ms(n['prompt'])} |",
+        f"| retrieval + prompt building | {_ms(n['retrieve_and_prompt'])} |",
         f"| `--no-llm` total | {_ms(n['total'])} |",
         f"| {r['model']}: first token ({m['first_token']['n']} questions) | {_ms(m['first_token'])} |",
         f"| {r['model']}: total | {_ms(m['total'])} |",
+        "",
+        _verdict("retrieval + prompt building p95", n["retrieve_and_prompt"]["p95"], ASK_PROMPT_TARGET_MS)
+        + " "
+        + _verdict("first token p95", m["first_token"]["p95"], ASK_FIRST_TOKEN_TARGET_MS),
         "",
         f"Chat model load {r['model_load_ms'] / 1000:.1f} s."
         + (
@@ -202,6 +213,25 @@ def ask(results: Result) -> list[str]:
         ),
         "",
     ]
+
+
+def _verdict(what: str, value: float, target: float) -> str:
+    verdict = "met" if value <= target else "**missed**"
+    return f"Target {what} ≤ {target:,.0f} ms: {verdict} ({value:,.0f} ms)."
+
+
+def _below_best(name: str, results: dict[str, Any]) -> str:
+    """Where hybrid recall@400 (all projects) is below the better single retriever, by category."""
+    by = {mode: results[mode]["all"]["by_category"] for mode in ("hybrid", "keyword", "vector")}
+    worse = [
+        f"{category} ({h['recall@400']:.3f} vs {best:.3f})"
+        for category, h in by["hybrid"].items()
+        if h["recall@400"]
+        < (best := max(by[m].get(category, {}).get("recall@400", 0.0) for m in ("keyword", "vector")))
+    ]
+    return f"- {name}: hybrid below its best single retriever in " + (
+        ", ".join(worse) + "." if worse else "no category."
+    )
 
 
 def quality(results: Result) -> list[str]:
@@ -220,6 +250,7 @@ def quality(results: Result) -> list[str]:
             f"{res[mode]['all']['recall@400']:.3f}" for mode in ("hybrid", "keyword", "vector")
         )
         lines.append(f"| {name} | {info['evaluated']} | {recalls} | {res['hybrid']['all']['mrr']:.3f} |")
+    lines += ["", *[_below_best(name, report["results"]) for name, report in r["retrieval"].items()]]
     lines += [
         "",
         "| eval ask | questions | violations | supported | evidence cited / shown | abstain"

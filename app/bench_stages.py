@@ -105,7 +105,7 @@ def search(cache: Path, quick: bool) -> dict[str, Any]:
 def ask(cache: Path, quick: bool) -> dict[str, Any]:
     from app.evals.ask_bench import run_ask_bench
 
-    chunks, questions = (2_000, 2) if quick else (100_000, 10)
+    chunks, questions = (2_000, 2) if quick else (100_000, 30)
     _reuse_search_store(cache, chunks)
     return run_ask_bench(chunks=chunks, questions=questions, work_dir=cache / "ask", progress=say)
 
@@ -128,12 +128,12 @@ def quality(eval_dir: Path, quick: bool) -> dict[str, Any]:
     from app.evals.ask import evaluate_ask
     from app.evals.retrieval import evaluate_retrieval
 
-    retrieval_sets = ["consultant-dev"] if quick else ["consultant-dev", "locomo-dev"]
+    retrieval_sets = ["consultant-dev"] if quick else ["consultant-dev", "locomo-dev", "qmsum-dev"]
     # (set, question limit, extractive only)
     ask_runs = (
         [("consultant-dev", 5, True)]
         if quick
-        else [("consultant-dev", None, True), ("locomo-dev", 60, True), ("consultant-dev", 8, False)]
+        else [("consultant-dev", None, True), ("locomo-dev", 60, True), ("consultant-dev", None, False)]
     )
     report: dict[str, Any] = {"retrieval": {}, "ask": [], "skipped": []}
     for name in retrieval_sets:

@@ -33,7 +33,7 @@ from memory.retrieval import Query, Scope, retrieve
 from models.catalogue import Role
 
 Say = Callable[[str], None] | None
-MODEL_QUESTIONS = 8  # the chat model costs seconds per question here
+MODEL_QUESTIONS = 12  # the chat model costs seconds per question here
 
 
 def _stats(values: list[float]) -> dict[str, float]:
