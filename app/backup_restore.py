@@ -140,6 +140,7 @@ def restore_backup(
     staging = root / f".restoring-{stamp}"
     # The app (or `verbatim record`) must not be writing the library that is being replaced.
     with InstanceLock(root, "verbatim restore"):
+        _remove_stale_staging(root)
         try:
             source.build(staging)
             aside = _set_aside(root, stamp, keep=() if source.with_audio else ("audio",))
@@ -165,6 +166,14 @@ def restore_backup(
         schema if schema != from_schema else None,
         round(time.monotonic() - started, 3),
     )
+
+
+def _remove_stale_staging(root: Path) -> None:
+    """A restore killed while unpacking leaves its half-filled staging folder behind; it never held
+    the live library (that is moved aside whole before anything is moved in), so it goes."""
+    for stale in root.glob(".restoring-*"):
+        if stale.is_dir():
+            shutil.rmtree(stale, ignore_errors=True)
 
 
 def _check_room(root: Path, needed: int) -> None:

@@ -125,6 +125,17 @@ def test_restore_into_a_fresh_folder_gives_the_same_library(
         assert restored.settings.recency_lambda_per_day == 0.02
 
 
+def test_a_restore_clears_what_a_killed_restore_left_half_unpacked(backup_file: Path, tmp_path: Path) -> None:
+    target = tmp_path / "restored"
+    stale = target / ".restoring-2026-01-01-000000"  # what kill -9 during unpacking leaves
+    (stale / "audio").mkdir(parents=True)
+    (stale / "verbatim.db").write_bytes(b"half a database")
+    restore_backup(backup_file, target)
+    assert not list(target.glob(".restoring-*"))
+    with Library(DataDir(target, MODELS_DIR)) as restored:
+        assert restored.store.integrity_check() == "ok"
+
+
 def _flip_byte_inside(archive_path: Path, member: str, out: Path) -> Path:
     shutil.copy(archive_path, out)
     with zipfile.ZipFile(out) as archive:
