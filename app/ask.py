@@ -38,7 +38,7 @@ from memory.clock import parse_time, to_store_time
 from memory.context import Passage, focus_passage, passages_from_hits
 from memory.fact_answers import with_current_values
 from memory.hits import Hit
-from memory.llm_log import log_call, prompt_text
+from memory.llm_log import log_completion
 from memory.relevance import QuestionTerms, load_question_terms
 from models.catalogue import Role
 from models.chat import ChatModel, Completion
@@ -232,16 +232,14 @@ def warm_up(library: Library) -> bool:
         record = chat.complete(messages, max_tokens=1)
     except ModelError as exc:
         error = exc.message
-    log_call(
+    log_completion(
         library.store,
         purpose="warm-up",
         model=library.models.name_for(Role.CHAT),
-        prompt=prompt_text(messages, None),
-        response=record.text,
+        messages=messages,
+        schema=None,
+        completion=record,
         error=error,
-        completion_tokens=record.completion_tokens or None,
-        first_token_ms=record.first_token_ms,
-        total_ms=record.total_ms,
     )
     return error is None
 
@@ -316,16 +314,14 @@ def _model_claims(
         closing = getattr(pieces, "close", None)  # a generator: closing it frees the model now
         if closing is not None:
             closing()
-        call_id = log_call(
+        call_id = log_completion(
             run.library.store,
             purpose="ask",
             model=model_name,
-            prompt=prompt_text(messages, schema),
-            response=record.text,
+            messages=messages,
+            schema=schema,
+            completion=record,
             error=error,
-            completion_tokens=record.completion_tokens or None,
-            first_token_ms=record.first_token_ms,
-            total_ms=record.total_ms,
         )
     return claims, call_id
 

@@ -20,7 +20,7 @@ from memory import consolidation_state as state
 from memory import corrections as corr
 from memory.chunking import content_hash
 from memory.doc import Doc
-from memory.llm_log import log_call, prompt_text
+from memory.llm_log import log_completion
 from memory.recordings import get_recording, list_segments
 from memory.relevance import STOPWORDS, chunk_count, stems, term_document_counts
 from memory.retrieval import Scope, vector_candidates
@@ -313,16 +313,14 @@ class Consolidation:
             log.warning("the chat model failed during consolidation: %s", exc.message)
         finally:
             self.report.model_calls += 1
-            log_call(
+            log_completion(
                 self.store,
                 purpose=purpose,
                 model=chat.name,
-                prompt=prompt_text(messages, schema),
-                response=record.text,
+                messages=messages,
+                schema=schema,
+                completion=record,
                 error=error,
-                completion_tokens=record.completion_tokens or None,
-                first_token_ms=record.first_token_ms,
-                total_ms=record.total_ms,
             )
         return record.text
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memory.store import Store, now_iso
+from models.chat import Completion
 
 
 @dataclass(frozen=True)
@@ -82,3 +83,27 @@ def list_calls(store: Store, *, purpose: str | None = None, limit: int = 50) -> 
 def get_call(store: Store, call_id: int) -> LlmCall | None:
     row = store.one("SELECT * FROM llm_calls WHERE id = ?", (call_id,))
     return LlmCall(**row) if row else None
+
+
+def log_completion(
+    store: Store,
+    *,
+    purpose: str,
+    model: str,
+    messages: list[dict[str, str]],
+    schema: dict[str, Any] | None,
+    completion: Completion,
+    error: str | None = None,
+) -> int:
+    """One chat model call, as the model wrapper measured it (models.chat.Completion)."""
+    return log_call(
+        store,
+        purpose=purpose,
+        model=model,
+        prompt=prompt_text(messages, schema),
+        response=completion.text,
+        error=error,
+        completion_tokens=completion.completion_tokens or None,
+        first_token_ms=completion.first_token_ms,
+        total_ms=completion.total_ms,
+    )
