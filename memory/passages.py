@@ -121,7 +121,7 @@ def _neighbourhoods(
             wanted.setdefault(hit.recording_id, []).append((max(0, first - margin), last + margin))
     spans = [(rid, first, last) for rid, ranges_ in wanted.items() for first, last in _merged(ranges_)]
     segments: dict[int, list[Segment]] = {rid: [] for rid in wanted}
-    for segment in segments_in_spans(store, spans):
+    for segment in segments_in_spans(store, spans, with_words=False):  # passages need no word times
         segments[segment.recording_id].append(segment)
     cosines: dict[int, float] = {}
     if vector is not None and model is not None:

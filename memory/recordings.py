@@ -282,14 +282,19 @@ def list_segments(
     return [_segment(r) for r in rows]
 
 
-def segments_in_spans(store: Store, spans: Sequence[tuple[int, int, int]]) -> list[Segment]:
+def segments_in_spans(
+    store: Store, spans: Sequence[tuple[int, int, int]], *, with_words: bool = True
+) -> list[Segment]:
     """The segments of several stretches (recording id, first idx, last idx) in one read, by
-    recording and order: a search reads the neighbourhoods of its 40 best chunks at once."""
+    recording and order: a search reads the neighbourhoods of its 40 best chunks at once.
+    `with_words=False` leaves out the word timings (parsing them would be most of the cost of a
+    search's ~600 segments of transcribed speech)."""
     if not spans:
         return []
     values = ",".join("(?,?,?)" for _ in spans)
+    select = _SEGMENT_SELECT if with_words else _SEGMENT_SELECT.replace("s.words,", "NULL AS words,")
     rows = store.all(
-        f"WITH wanted(rid, lo, hi) AS (VALUES {values}) {_SEGMENT_SELECT}"
+        f"WITH wanted(rid, lo, hi) AS (VALUES {values}) {select}"
         " WHERE s.id IN (SELECT x.id FROM wanted JOIN segments x ON x.recording_id = wanted.rid"
         " AND x.idx BETWEEN wanted.lo AND wanted.hi) ORDER BY s.recording_id, s.idx",
         [v for span in spans for v in span],

@@ -181,3 +181,35 @@ def test_the_in_memory_binary_pass_follows_new_and_deleted_vectors(store: Store)
     store.execute("DELETE FROM chunks WHERE recording_id = ?", (new,))  # the copy is read again
     found = binary_index.candidates(store, query, "m", 200) or []
     assert found and not new_chunks & set(found)
+
+
+def test_neighbourhoods_are_read_in_one_go_with_or_without_word_times(store: Store) -> None:
+    pid = projects.add_project(store, "Words", exist_ok=True).id
+    rids = []
+    for n in range(2):
+        rid = recordings.create_recording(
+            store, project_id=pid, spoken_at="2026-01-06T10:00:00", source="import"
+        )
+        words = [("Hello", 0.0, 0.4, 0.9), ("there", 0.5, 0.9, 0.8)]
+        recordings.append_segments(
+            store,
+            rid,
+            [SegmentIn(i * 2.0, i * 2.0 + 1, f"Hello there {n} {i}", words=words) for i in range(6)],
+        )
+        rids.append(rid)
+    spans = [(rids[0], 1, 2), (rids[1], 0, 0), (rids[1], 4, 9)]
+    found = recordings.segments_in_spans(store, spans)
+    assert [(s.recording_id, s.idx) for s in found] == [
+        (rids[0], 1),
+        (rids[0], 2),
+        (rids[1], 0),
+        (rids[1], 4),
+        (rids[1], 5),
+    ]
+    one_by_one = [
+        s for rid, lo, hi in spans for s in recordings.list_segments(store, rid, first_idx=lo, last_idx=hi)
+    ]
+    assert found == one_by_one and all(s.words for s in found)
+    light = recordings.segments_in_spans(store, spans, with_words=False)
+    assert [s.words for s in light] == [[]] * len(found)
+    assert [(s.id, s.text, s.start, s.end) for s in light] == [(s.id, s.text, s.start, s.end) for s in found]
