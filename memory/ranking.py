@@ -32,6 +32,9 @@ class RankingOptions:
     # Keyword search leaves out words in more of the passages than this (term_stats): at 0.5 the
     # ranking is unchanged (BM25 gives them no weight); lower is faster but measurably worse.
     common_share: float = 0.5
+    # A passage of another note that one of the best passages is connected to (consolidation's
+    # connections) scores this share of that passage, times the connection's strength (0: off).
+    link_share: float = 0.9
 
     def with_(self, **changes: object) -> RankingOptions:
         return replace(self, **changes)  # type: ignore[arg-type]

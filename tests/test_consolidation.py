@@ -32,7 +32,9 @@ from app.evals.ask import quote_violations
 from app.imports import import_corpus
 from app.library import Library
 from app.paths import DataDir
+from app.search import ranking_options, search
 from memory.corrections import list_corrections
+from memory.hits import Hit
 from memory.llm_log import list_calls
 from memory.quotes import normalise
 from memory.recordings import find_recording_by_external_id, get_recording, get_segments
@@ -126,6 +128,22 @@ def test_connections_one_per_shared_thing_with_both_quotes(notes: Library) -> No
     clash = kinds["calendar_clash"]
     assert "27th" in clash.a.quote and "27th" in clash.b.quote
     assert len([c for c in found if "tomasz wilk" in c.shared.lower()]) == 1  # not once per mention
+
+
+def test_search_follows_a_connection_to_the_other_project(notes: Library) -> None:
+    question = "Who will quote for the ferry kiosks?"
+
+    def tomasz_in_linden(hits: list[Hit]) -> int:
+        found = [i for i, h in enumerate(hits) if h.project == "Linden Bakery" and "Tomasz Wilk" in h.text]
+        return found[0] if found else len(hits)
+
+    linked = search(notes, question, k=5)
+    assert linked[0].project == "Harbour App" and "ferry kiosks" in linked[0].text
+    at = tomasz_in_linden(linked)
+    assert at < len(linked) and "connected" in linked[at].components
+    plain = search(notes, question, k=5, options=ranking_options(notes, link_share=0.0))
+    assert at < tomasz_in_linden(plain)
+    assert all("connected" not in h.components for h in plain)
 
 
 def test_digest_has_decisions_commitments_and_questions_newest_first(notes: Library) -> None:
