@@ -247,23 +247,32 @@ def retrieve(store: Store, query: Query, scope: Scope) -> list[Hit]:
         hit.components = {k: v for k, v in c.components.items() if k not in ("recency", "age_days")}
         chunks.append(hit)
     use_vectors = bool(vector) and query.vector is not None
+    passages, pool = _passages(store, query, text, chunks, use_vectors)
+    passages.sort(key=lambda h: (-h.score, h.chunk_id))
+    if options.link_share > 0 and query.mode == "hybrid":
+        passages, pool = _with_connected(store, query, scope, text, passages, pool, use_vectors)
+    return diversify(without_overlap(passages, pool), options.same_recording_penalty)[: query.k]
+
+
+def _passages(
+    store: Store, query: Query, text: str, chunks: list[Hit], use_vectors: bool
+) -> tuple[list[Hit], dict[int, Segment]]:
+    """Chunks (their relevance in .score) as passages re-centred on what matched, weighed by
+    recency; and the segments they come from."""
     passages, pool = build_passages(
         store,
         chunks,
         text,
         vector=query.vector if use_vectors else None,
         model=query.vector_model if use_vectors else None,
-        passage_words=options.passage_words,
-        segment_weight=options.segment_weight,
+        passage_words=query.options.passage_words,
+        segment_weight=query.options.segment_weight,
     )
     for hit in passages:
         hit.score, hit.components = with_recency(
-            hit.score, hit.components, hit.spoken_at, query.as_of, options
+            hit.score, hit.components, hit.spoken_at, query.as_of, query.options
         )
-    passages.sort(key=lambda h: (-h.score, h.chunk_id))
-    if options.link_share > 0 and query.mode == "hybrid":
-        passages, pool = _with_connected(store, query, scope, text, passages, pool, use_vectors)
-    return diversify(without_overlap(passages, pool), options.same_recording_penalty)[: query.k]
+    return passages, pool
 
 
 LINK_SOURCES = 3  # the best passages whose connections to other notes are followed
@@ -298,19 +307,7 @@ def _with_connected(
     present = {p.chunk_id: p for p in passages}
     missing = [cid for cid in wanted if cid not in present]
     hits = [h for h in load_hits(store, missing).values() if _in_scope(h, scope)]
-    built, more = build_passages(
-        store,
-        hits,
-        text,
-        vector=query.vector if use_vectors else None,
-        model=query.vector_model if use_vectors else None,
-        passage_words=query.options.passage_words,
-        segment_weight=query.options.segment_weight,
-    )
-    for hit in built:
-        hit.score, hit.components = with_recency(
-            hit.score, hit.components, hit.spoken_at, query.as_of, query.options
-        )
+    built, more = _passages(store, query, text, hits, use_vectors)
     out = []
     for hit in passages + built:
         if wanted.get(hit.chunk_id, 0.0) > hit.score:
