@@ -40,6 +40,7 @@ from memory.fact_answers import with_current_values
 from memory.hits import Hit
 from memory.llm_log import log_completion
 from memory.relevance import QuestionTerms, load_question_terms
+from memory.retrieval import preload_vectors
 from models.catalogue import Role
 from models.chat import ChatModel, Completion
 from models.errors import CancelledError, InputError, ModelError
@@ -218,10 +219,10 @@ def warm_up(library: Library) -> bool:
     """Load what the first question needs, so that it is answered as fast as the next ones: the
     embedding model, the chat model with the answer rules already read (a one-token call over the
     same rules; the next question reuses them, ~200 tokens the model does not read again), and a
-    large library's in-memory vector copy (memory/binary_index.py, read on a second search).
+    large library's in-memory vector copy (memory/binary_index.py).
     Returns whether the chat model is ready. Meant for the desktop app's start, in the background."""
-    for _ in range(2):
-        search(library, "warm up", k=1)
+    search(library, "warm up", k=1)  # the embedding model loaded, the index's first pages read
+    preload_vectors(library.store)
     chat = _chat_model(library, None)
     if chat is None:
         return False

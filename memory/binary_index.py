@@ -63,6 +63,16 @@ def candidates(store: Store, vector: np.ndarray, model: str, wanted: int) -> lis
     return [int(i) for i in found.ids[nearest]]
 
 
+def preload(store: Store, model: str) -> None:
+    """Read the copy now (the desktop app's start), instead of on the process's second search."""
+    with _lock:
+        found = _copies.get(store)
+        if not isinstance(found, _Copy) or found.model != model:
+            loaded = _load(store, model)
+            if loaded is not None:
+                _copies[store] = loaded
+
+
 def _bits(store: Store, vector: np.ndarray) -> np.ndarray:
     # sqlite-vec's own quantiser, so the query's bits are packed exactly as the stored ones.
     blob = store.scalar("SELECT vec_quantize_binary(?)", (np.asarray(vector, dtype="<f4").tobytes(),))

@@ -59,6 +59,11 @@ class LiveSegment:
 
 
 # --- vector table ----------------------------------------------------------------------------------
+def library_size(store: Store) -> int:
+    """About how many passages there are (the largest id: instant, where count(*) reads them all)."""
+    return int(store.scalar("SELECT coalesce(max(id), 0) FROM chunks"))
+
+
 def vector_state(store: Store) -> tuple[str, int] | None:
     """(model, dims) of the vector table, or None when there is none yet."""
     if not _table_exists(store, VECTOR_TABLE):

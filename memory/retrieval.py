@@ -14,7 +14,7 @@ import numpy as np
 
 from memory import binary_index, connection_store, fts, term_stats
 from memory.hits import Hit
-from memory.index import VECTOR_TABLE, vector_state
+from memory.index import VECTOR_TABLE, library_size, vector_state
 from memory.passages import build_passages, without_overlap
 from memory.ranking import Candidate, RankingOptions, diversify, rank, with_recency
 from memory.recordings import Segment
@@ -48,6 +48,14 @@ class Query:
     k: int = 10
     mode: str = "hybrid"
     options: RankingOptions = field(default_factory=RankingOptions)
+
+
+def preload_vectors(store: Store) -> None:
+    """What a large library's first all-project searches would read (the sign bits in memory),
+    read now."""
+    state = vector_state(store)
+    if state is not None and library_size(store) > EXACT_UP_TO:
+        binary_index.preload(store, state[0])
 
 
 def check_query(text: str) -> str:
@@ -115,7 +123,7 @@ def vector_candidates(
     dates, params = _date_filter(scope)
     state = vector_state(store)
     if exact is None:
-        exact = scope.project_ids is not None or term_stats.library_size(store) <= EXACT_UP_TO
+        exact = scope.project_ids is not None or library_size(store) <= EXACT_UP_TO
     if not exact and state is not None and scope.project_ids is None and not dates:
         nearest = binary_index.candidates(store, vector, state[0], k * OVERSAMPLE_IN_MEMORY)
         if nearest is not None:

@@ -17,6 +17,7 @@ import threading
 import weakref
 
 from memory import fts
+from memory.index import library_size
 from memory.store import Store
 
 SMALL_LIBRARY = 5_000  # passages: below this, every word is searched for
@@ -32,11 +33,6 @@ class _Counts:
 
 _counts: weakref.WeakKeyDictionary[Store, _Counts] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
-
-
-def library_size(store: Store) -> int:
-    """About how many passages there are (the largest id: instant, where count(*) reads them all)."""
-    return int(store.scalar("SELECT coalesce(max(id), 0) FROM chunks"))
 
 
 def doc_shares(store: Store, terms: list[str]) -> dict[str, float]:

@@ -183,6 +183,17 @@ def test_the_in_memory_binary_pass_follows_new_and_deleted_vectors(store: Store)
     assert found and not new_chunks & set(found)
 
 
+def test_a_preloaded_copy_answers_the_first_search(store: Store) -> None:
+    from memory import binary_index
+
+    rid = note(store, [f"{FILLER} preload {i}" for i in range(30)])
+    n = len(chunk_segments(recordings.list_segments(store, rid)))
+    index_note(store, rid, [axis(i % DIMS) for i in range(n)])
+    binary_index.preload(store, "m")
+    found = binary_index.candidates(store, axis(0), "m", 3)  # without preload: None (sqlite-vec's turn)
+    assert found is not None and len(found) == 3
+
+
 def test_neighbourhoods_are_read_in_one_go_with_or_without_word_times(store: Store) -> None:
     pid = projects.add_project(store, "Words", exist_ok=True).id
     rids = []
