@@ -174,13 +174,14 @@ def set_verdict(store: Store, connection_id: int, accepted: bool) -> dict[str, f
 
 @dataclass(frozen=True)
 class Link:
-    """One end of a connection (a recording and the segment quoted there) and the chunk holding
-    the other end."""
+    """One end of a connection (a recording and the segment quoted there) and the other end (its
+    quoted segment and the chunk holding it)."""
 
     recording_id: int
     segment_id: int
     to_chunk: int
     score: float  # the connection's strength (1.0 when the user accepted it)
+    to_segment: int = 0
 
 
 def links_from_recordings(store: Store, recording_ids: list[int]) -> list[Link]:
@@ -198,11 +199,11 @@ def links_from_recordings(store: Store, recording_ids: list[int]) -> list[Link]:
     )
     rows = store.rows(
         f"WITH ends AS ({ends.format(here='a', there='b')} UNION ALL {ends.format(here='b', there='a')})"
-        " SELECT e.recording, e.here, ch.id, e.score FROM ends e"
+        " SELECT e.recording, e.here, ch.id, e.score, e.there FROM ends e"
         " JOIN segments st ON st.id = e.there"
         " JOIN chunks ch ON ch.recording_id = st.recording_id"
         " AND st.idx BETWEEN ch.first_idx AND ch.last_idx AND ch.provisional = 0"
         " ORDER BY e.score DESC, ch.id",
         [KEEP, *recording_ids, KEEP, *recording_ids],
     )
-    return [Link(int(r), int(h), int(c), float(sc)) for r, h, c, sc in rows]
+    return [Link(int(r), int(h), int(c), float(sc), int(t)) for r, h, c, sc, t in rows]

@@ -68,10 +68,13 @@ def build_passages(
     model: str | None,
     passage_words: int,
     segment_weight: float,
+    centres: dict[int, int] | None = None,
 ) -> tuple[list[Hit], dict[int, Segment]]:
     """Passages for `hits` (chunks with their relevance in .score), and the segments they come from.
 
-    Passages may overlap: rank them, then keep each segment once with `without_overlap`.
+    `centres` (chunk id -> segment id) fixes a passage's centre instead of finding its best
+    segment (a connection's quoted segment). Passages may overlap: rank them, then keep each
+    segment once with `without_overlap`.
     """
     if passage_words <= 0:
         return list(hits), {}
@@ -89,7 +92,8 @@ def build_passages(
         first, last = ranges[hit.chunk_id]
         near = [s for s in segments[hit.recording_id] if first - margin <= s.idx <= last + margin]
         around = _Around(hit, first, last, near, cosines)
-        passages.append(_passage(around, weights, stems, passage_words, segment_weight))
+        fixed = (centres or {}).get(hit.chunk_id)
+        passages.append(_passage(around, weights, stems, passage_words, segment_weight, fixed))
     return passages, pool
 
 
@@ -125,7 +129,7 @@ def _neighbourhoods(
         segments[segment.recording_id].append(segment)
     cosines: dict[int, float] = {}
     if vector is not None and model is not None:
-        cosines = _segment_cosines(store, [s.id for segs in segments.values() for s in segs], vector, model)
+        cosines = segment_cosines(store, [s.id for segs in segments.values() for s in segs], vector, model)
     return segments, cosines
 
 
@@ -139,7 +143,7 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def _segment_cosines(
+def segment_cosines(
     store: Store, segment_ids: Sequence[int], vector: np.ndarray, model: str
 ) -> dict[int, float]:
     if not segment_ids:
@@ -204,8 +208,10 @@ def _passage(
     stems: dict[int, frozenset[str]],
     target_words: int,
     segment_weight: float,
+    fixed: int | None = None,
 ) -> Hit:
-    centre = _centre(a, weights, stems) if a.segments else None
+    at = [p for p, s in enumerate(a.segments) if s.id == fixed]
+    centre = at[0] if at else _centre(a, weights, stems) if a.segments else None
     if centre is None:
         return a.hit
     lo, hi = _window(a.segments, centre, target_words)

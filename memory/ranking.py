@@ -35,6 +35,12 @@ class RankingOptions:
     # A passage of another note that one of the best passages is connected to (consolidation's
     # connections) scores this share of that passage, times the connection's strength (0: off).
     link_share: float = 0.9
+    # ...scaled by its closeness in meaning to the question as a share of its source's, to this
+    # power (0: not scaled).
+    link_meaning: float = 1.0
+    # A passage spoken on the days a question names ("in July", "on May 3") scores this share more
+    # (memory/asked_dates.py; 0: off).
+    date_match: float = 0.4
 
     def with_(self, **changes: object) -> RankingOptions:
         return replace(self, **changes)  # type: ignore[arg-type]

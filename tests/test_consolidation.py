@@ -146,6 +146,20 @@ def test_search_follows_a_connection_to_the_other_project(notes: Library) -> Non
     assert all("connected" not in h.components for h in plain)
 
 
+def test_a_connection_the_question_is_not_about_lends_less(notes: Library) -> None:
+    # The best passage holds the launch on the 27th, linked to Linden's opening that day; the
+    # question is about the budget, so the link should lend Linden little of its score.
+    question = "What is the phase one budget for the Harbour App now?"
+
+    def linden(hits: list[Hit]) -> dict[int, float]:
+        return {h.chunk_id: h.components["connected"] for h in hits if "connected" in h.components}
+
+    unscaled = linden(search(notes, question, k=8, options=ranking_options(notes, link_meaning=0.0)))
+    scaled = linden(search(notes, question, k=8))
+    assert unscaled, "the 27th links the two notes"
+    assert all(scaled.get(cid, 0.0) < 0.8 * score for cid, score in unscaled.items())
+
+
 def test_digest_has_decisions_commitments_and_questions_newest_first(notes: Library) -> None:
     items = project_digest(notes, "Linden Bakery")
     kinds = [i.kind for i in items]

@@ -171,3 +171,19 @@ def test_hostile_queries_give_results_or_a_clear_message_never_an_sql_error(
             search(notes, empty, mode=mode)
     with pytest.raises(InputError, match="mode"):
         search(notes, "x", mode="fuzzy")
+
+
+def test_a_month_the_question_names_raises_the_notes_spoken_then(notes: Library) -> None:
+    question = "budget ceiling pounds in March"
+    named = search(notes, question, projects=["Tidewater"], k=3, as_of=AFTER_ALL)
+    assert named[0].spoken_at.startswith("2026-03-02") and "forty two thousand" in named[0].text
+    assert named[0].components["date_named"] == 1.0
+    plain = search(
+        notes, question, projects=["Tidewater"], k=3, as_of=AFTER_ALL, options=RankingOptions(date_match=0.0)
+    )
+    march = next(h for h in plain if h.chunk_id == named[0].chunk_id)
+    assert named[0].score == pytest.approx(march.score * (1 + RankingOptions.date_match))
+    assert "date_named" not in march.components
+    # The note spoken in May is left as it was.
+    may = [(h.chunk_id, h.score) for h in named if h.spoken_at.startswith("2026-05-29")]
+    assert may and may == [(h.chunk_id, h.score) for h in plain if h.spoken_at.startswith("2026-05-29")]
