@@ -7,6 +7,7 @@ recency weight are in memory/ranking.py so they can be measured and changed with
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -28,6 +29,10 @@ KNN_MAX = 4096  # sqlite-vec's limit on k
 EXACT_UP_TO = 20_000  # chunks searched exactly across all projects; beyond, binary first pass
 OVERSAMPLE = 4  # binary candidates per wanted result: recall@10 .97 on real MiniLM vectors (qmsum-dev)
 OVERSAMPLE_IN_MEMORY = 8  # the in-memory pass costs the same for any count: only rescoring grows
+# From this many passages, a hybrid search runs its keyword pass on a second connection while the
+# vector pass runs (SQLite and numpy release the GIL): at 100,000 the two take ~10 ms each.
+PARALLEL_FROM = 5_000
+_keyword_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="keyword-search")
 
 
 @dataclass(frozen=True)
@@ -235,12 +240,7 @@ def retrieve(store: Store, query: Query, scope: Scope) -> list[Hit]:
         raise InputError(f"k must be between 1 and {MAX_K:,}")
     text = check_query(query.text)
     limit = max(query.options.candidates, query.k)
-    keyword: list[tuple[int, float]] = []
-    vector: list[tuple[int, float]] = []
-    if query.mode in ("hybrid", "keyword"):
-        keyword = keyword_candidates(store, text, scope, limit, common_share=query.options.common_share)
-    if query.mode in ("hybrid", "vector"):
-        vector = _vector_or_none(store, query, scope, limit)
+    keyword, vector = _candidates(store, query, text, scope, limit)
     ids = list(dict.fromkeys([cid for cid, _ in keyword] + [cid for cid, _ in vector]))
     candidates = [Candidate(cid, spoken_at) for cid, spoken_at in _spoken_at(store, ids).items()]
     options = query.options
@@ -260,6 +260,27 @@ def retrieve(store: Store, query: Query, scope: Scope) -> list[Hit]:
     if options.link_share > 0 and query.mode == "hybrid":
         passages, pool = _with_connected(store, query, scope, text, passages, pool, use_vectors)
     return diversify(without_overlap(passages, pool), options.same_recording_penalty)[: query.k]
+
+
+def _candidates(
+    store: Store, query: Query, text: str, scope: Scope, limit: int
+) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
+    """The keyword and the vector candidates the mode asks for; in a large library, side by side."""
+    share = query.options.common_share
+    if query.mode == "keyword":
+        return keyword_candidates(store, text, scope, limit, common_share=share), []
+    if query.mode == "vector":
+        return [], _vector_or_none(store, query, scope, limit)
+    reader = store.reader() if query.vector is not None and library_size(store) >= PARALLEL_FROM else None
+    if reader is None:
+        keyword = keyword_candidates(store, text, scope, limit, common_share=share)
+        return keyword, _vector_or_none(store, query, scope, limit)
+    pending = _keyword_worker.submit(keyword_candidates, reader, text, scope, limit, common_share=share)
+    try:
+        vector = _vector_or_none(store, query, scope, limit)
+    finally:
+        keyword = pending.result()  # never left running against a store being closed
+    return keyword, vector
 
 
 def _passages(

@@ -54,6 +54,8 @@ class Store:
         self._lock = threading.RLock()
         self._depth = 0
         self.read_only = False
+        self._reader: Store | None = None
+        self._reader_failed = False
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -279,8 +281,28 @@ class Store:
         """Let SQLite refresh its query-planner statistics after a large bulk write."""
         self.execute("PRAGMA optimize")
 
+    def reader(self) -> Store | None:
+        """A second connection to the same file, for a read that runs beside this connection's
+        (in another thread: each connection runs one statement at a time). It sees what is
+        committed, not this connection's open transaction. None for an in-memory or read-only
+        library, or when it cannot be opened (the caller reads here instead)."""
+        if self.path == ":memory:" or self.read_only or self._depth or self._reader_failed:
+            return None
+        with self._lock:
+            if self._reader is None:
+                try:
+                    self._reader = Store(self.path, migrate=False)
+                except StoreError as exc:
+                    log.warning("no second reader for %s: %s", self.path, exc)
+                    self._reader_failed = True
+                    return None
+            return self._reader
+
     def close(self) -> None:
         with self._lock:
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
             self.conn.close()
 
     def __enter__(self) -> Store:

@@ -6,14 +6,15 @@ from datetime import datetime
 
 import pytest
 
+from app.indexing import index_recording
 from app.library import Library
 from app.search import search
-from memory import fts
+from memory import fts, retrieval
 from memory.hits import Hit
 from memory.ranking import RankingOptions, diversify, fuse, recency_weight
 from models.errors import InputError, NotFoundError
 from tests.conftest import require_models
-from tests.retrieval_corpus import build_library
+from tests.retrieval_corpus import add_note, build_library
 
 AFTER_ALL = datetime(2026, 6, 1, 9, 0)
 
@@ -187,3 +188,25 @@ def test_a_month_the_question_names_raises_the_notes_spoken_then(notes: Library)
     # The note spoken in May is left as it was.
     may = [(h.chunk_id, h.score) for h in named if h.spoken_at.startswith("2026-05-29")]
     assert may and may == [(h.chunk_id, h.score) for h in plain if h.spoken_at.startswith("2026-05-29")]
+
+
+def test_a_large_librarys_keyword_pass_runs_beside_the_vector_pass_with_the_same_results(
+    notes: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    question = "Who runs the dye house boilers and what do they burn?"
+    serial = search(notes, question, k=5, as_of=AFTER_ALL)
+    assert notes.store._reader is None  # a small library reads on one connection
+    monkeypatch.setattr(retrieval, "PARALLEL_FROM", 0)
+    side_by_side = search(notes, question, k=5, as_of=AFTER_ALL)
+    assert notes.store._reader is not None
+    assert [(h.chunk_id, h.score, h.text) for h in side_by_side] == [
+        (h.chunk_id, h.score, h.text) for h in serial
+    ]
+    # The second connection sees what the first commits.
+    rid = add_note(
+        notes, "Millbrook", "2026-05-30T10:00:00", [(None, "Owain Pritchard retires from the dye house.")]
+    )
+    index_recording(notes, rid, final=True)
+    assert any("retires" in h.text for h in search(notes, "Owain Pritchard retires", k=3, as_of=AFTER_ALL))
+    notes.store.close()
+    assert notes.store._reader is None
