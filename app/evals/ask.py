@@ -172,7 +172,7 @@ def evaluate_ask(
     """The JSON `verbatim eval ask --json` prints."""
     eval_set = EvalSet.open(set_dir)
     queries = eval_set.queries()[:limit] if limit else eval_set.queries()
-    with temporary_library(eval_set, like=like, keep=keep) as built:
+    with temporary_library(eval_set, like=like, keep=keep, consolidated=True) as built:
         library = built.library
         results = run_ask_queries(
             library, queries, no_llm=no_llm, model_path=model_path, gate=gate, progress=progress

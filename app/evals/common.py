@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from app.consolidation import consolidate
 from app.imports import import_corpus
 from app.indexing import index_pending
 from app.library import Library
@@ -107,9 +108,12 @@ def _marker(eval_set: EvalSet, source: Library | None) -> dict[str, str]:
 
 @contextmanager
 def temporary_library(
-    eval_set: EvalSet, *, like: Library | None = None, keep: Path | None = None
+    eval_set: EvalSet, *, like: Library | None = None, keep: Path | None = None, consolidated: bool = False
 ) -> Iterator[BuiltLibrary]:
     """A fresh library holding the set's corpus, imported (and indexed) the way a user imports.
+
+    `consolidated`: then consolidated as the app does after an import, in the background (rules
+    only here: deterministic and fast), so search follows its cross-project connections.
 
     It shares the models folder and the model and recency settings of `like` (the user's
     library). With `keep`, the library is built in that folder and reused by later runs while
@@ -148,7 +152,10 @@ def temporary_library(
             # A kept store may predate this version's index (new migrations, segment vectors).
             index_pending(library)
             count = recordings_summary(library.store)[0]
-        yield BuiltLibrary(library, time.perf_counter() - began, count, reuse)
+        ingest_seconds = time.perf_counter() - began
+        if consolidated:
+            consolidate(library, use_model=False)
+        yield BuiltLibrary(library, ingest_seconds, count, reuse)
     finally:
         library.close()
         if keep is None:

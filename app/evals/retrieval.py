@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from app.consolidation import consolidate
 from app.evals.common import BUDGETS, EvalQuery, EvalSet, budget_walk, mean, percentile, temporary_library
 from app.library import Library
 from app.search import ranking_options, resolve_scope
@@ -139,11 +138,8 @@ def evaluate_retrieval(
     """The whole evaluation of one set, as the JSON `verbatim eval retrieval --json` prints."""
     eval_set = EvalSet.open(set_dir)
     queries = eval_set.queries()
-    with temporary_library(eval_set, like=like, keep=keep) as built:
+    with temporary_library(eval_set, like=like, keep=keep, consolidated=True) as built:
         library = built.library
-        # What the app does after an import, in the background: consolidation (rules only here,
-        # deterministic and fast), whose cross-project connections search follows.
-        consolidate(library, use_model=False)
         options = ranking_options(library, **(overrides or {}))
         results, latency = run_queries(library, queries, options=options, progress=progress)
         stats = index_stats(library.store)
