@@ -221,16 +221,18 @@ def _verdict(what: str, value: float, target: float) -> str:
 
 
 def _below_best(name: str, results: dict[str, Any]) -> str:
-    """Where hybrid recall@400 (all projects) is below the better single retriever, by category."""
-    by = {mode: results[mode]["all"]["by_category"] for mode in ("hybrid", "keyword", "vector")}
-    worse = [
-        f"{category} ({h['recall@400']:.3f} vs {best:.3f})"
-        for category, h in by["hybrid"].items()
-        if h["recall@400"]
-        < (best := max(by[m].get(category, {}).get("recall@400", 0.0) for m in ("keyword", "vector")))
-    ]
+    """Where hybrid recall@400 is below the better single retriever, by scope and category."""
+    worse = []
+    for scope, label in (("all", "all projects"), ("project", "within the project")):
+        by = {mode: results[mode][scope]["by_category"] for mode in ("hybrid", "keyword", "vector")}
+        worse += [
+            f"{category}, {label} ({h['recall@400']:.3f} vs {best:.3f})"
+            for category, h in by["hybrid"].items()
+            if h["recall@400"]
+            < (best := max(by[m].get(category, {}).get("recall@400", 0.0) for m in ("keyword", "vector")))
+        ]
     return f"- {name}: hybrid below its best single retriever in " + (
-        ", ".join(worse) + "." if worse else "no category."
+        "; ".join(worse) + "." if worse else "no category, in either scope."
     )
 
 
