@@ -181,7 +181,7 @@ class Link:
     segment_id: int
     to_chunk: int
     score: float  # the connection's strength (1.0 when the user accepted it)
-    to_segment: int = 0
+    to_segment: int
 
 
 def links_from_recordings(store: Store, recording_ids: list[int]) -> list[Link]:
