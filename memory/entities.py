@@ -24,6 +24,7 @@ from memory.dates import (
     _times,
 )
 from memory.doc import Doc
+from memory.fts import STOPWORDS
 from memory.store import Store
 
 _NUMBER = re.compile(
@@ -195,8 +196,11 @@ def name_kind(words: list[str], title: bool) -> str:
     return "name"
 
 
-def names(text: str, taken: _Taken, known: set[str]) -> list[Entity]:
-    """Capitalised names. A sentence's first word counts only when it is known from elsewhere."""
+def names(text: str, taken: _Taken, known: set[str], common: frozenset[str] = frozenset()) -> list[Entity]:
+    """Capitalised names. A sentence's first word counts only when it is known from elsewhere; a
+    single word never when it is a function word or a filler ("It", "Mm", "Alright", capitalised
+    at a turn's start) or when the note also says it in lower case (`common`: "Great", "Depends"),
+    which names rarely are."""
     found = []
     for m in _NAME.finditer(text):
         words = re.sub(r"['’]s$", "", m.group(0)).split()
@@ -233,6 +237,8 @@ def names(text: str, taken: _Taken, known: set[str]) -> list[Entity]:
         if not taken.free(start, end):
             continue
         value = " ".join(w.lower().strip("'’-") for w in words)
+        if len(words) == 1 and not m.group("title") and (value in _NEVER_ALONE or value in common):
+            continue
         initial = not text[:start].strip(" ,\"'“‘(")
         if initial and len(words) == 1 and value not in known and not m.group("title"):
             continue
@@ -243,6 +249,29 @@ def names(text: str, taken: _Taken, known: set[str]) -> list[Entity]:
 
 NAME_KINDS = ("person", "organisation", "technology", "name")
 _JOINERS = frozenset({"and", "of", "&", "de", "van", "von", "der"})
+
+
+# Function words and fillers: capitalised at the start of a turn, never a name on their own.
+_NEVER_ALONE = STOPWORDS | frozenset(
+    _split(
+        """
+    mm mmm mm-hmm hmm uh-huh huh yep yup yeah nope alright okay ok oh ah um uh er erm hey wow
+    great excellent thank thanks please sorry right well so yes no sure fine cool anyway maybe
+    actually basically exactly absolutely indeed nothing something everything anything depends
+    sometimes let lets let's does did is are was were has have had can could would should shall
+    may might must also even still n u"""
+    )
+)
+
+
+def lower_case_words(doc: Doc) -> frozenset[str]:
+    """Words the doc says in lower case somewhere: a capitalised one of these is a sentence's
+    first word, not a name."""
+    return frozenset(
+        m.group(0).strip("'’-")
+        for sentence in doc.sentences
+        for m in re.finditer(r"\b[a-zäöüß][\w'’-]*", sentence.text)
+    )
 
 
 def known_names(doc: Doc) -> set[str]:
@@ -265,11 +294,12 @@ def doc_entities(doc: Doc) -> list[Entity]:
     """Every entity of the recording, in order, with offsets in the doc's joined text."""
     resolver = DateResolver(doc.spoken_at)
     known = known_names(doc)
+    common = lower_case_words(doc)
     found: list[Entity] = []
     for sentence in doc.sentences:
         taken = _Taken()
         here = _dates(sentence.text, resolver, taken) + _times(sentence.text, taken)
-        here += _quantities(sentence.text, taken) + names(sentence.text, taken, known)
+        here += _quantities(sentence.text, taken) + names(sentence.text, taken, known, common)
         for e in sorted(here, key=lambda e: e.start):
             found.append(
                 Entity(
