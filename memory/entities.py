@@ -239,7 +239,9 @@ def names(text: str, taken: _Taken, known: set[str], common: frozenset[str] = fr
         value = " ".join(w.lower().strip("'’-") for w in words)
         if len(words) == 1 and not m.group("title") and (value in _NEVER_ALONE or value in common):
             continue
-        initial = not text[:start].strip(" ,\"'“‘(")
+        # A sentence's or a clause's first word ("Wow, Congrats"): a name only when known.
+        before = text[:start].rstrip(" \"'“‘(")
+        initial = not before or before.endswith((",", ";", ":"))
         if initial and len(words) == 1 and value not in known and not m.group("title"):
             continue
         taken.take(start, end)
@@ -278,7 +280,8 @@ def known_names(doc: Doc) -> set[str]:
     """Single capitalised words the doc uses inside a sentence (so its first word may be one too)."""
     known: set[str] = set()
     for sentence in doc.sentences:
-        for m in re.finditer(r"(?<=[\w,;] )([A-ZÄÖÜ][\w-]+)", sentence.text):
+        # After a word, not after a comma: chat and speech start clauses there ("Wow, Congrats").
+        for m in re.finditer(r"(?<=\w )([A-ZÄÖÜ][\w-]+)", sentence.text):
             word = m.group(1).lower()
             if (
                 word not in _NOT_NAMES
