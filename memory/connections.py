@@ -153,6 +153,8 @@ def entity_candidates(store: Store, recording_id: int) -> dict[tuple[int, int], 
         a, b = refs[r["a_id"]], refs[r["b_id"]]
         if a.project_id == b.project_id:
             continue
+        if r["a_kind"] not in ("amount", "date") and _only_opening(str(r["value"]), a.text, b.text):
+            continue
         kind = (
             r["a_kind"]
             if r["a_kind"] in ("amount", "date")
@@ -162,6 +164,16 @@ def entity_candidates(store: Store, recording_id: int) -> dict[tuple[int, int], 
         c.shared.setdefault(kind, set()).add(r["value"])
         c.shown[r["value"]] = r["text"]
     return candidates
+
+
+def _only_opening(value: str, *texts: str) -> bool:
+    """A one-word name that opens a sentence in every passage ("Congrats, Jon!", "Looks good!"):
+    capitalised because it comes first, so it links nothing."""
+    if " " in value:
+        return False
+    opening = re.compile(rf"(?:^|[.!?…]\s+)[\"'“‘(]*{re.escape(value)}\b", re.I)
+    inside = re.compile(rf"\b{re.escape(value)}\b", re.I)
+    return all(len(inside.findall(t)) == len(opening.findall(t)) for t in texts)
 
 
 def _name_feature(a: str, b: str, value: str) -> str:

@@ -160,6 +160,27 @@ def test_a_connection_the_question_is_not_about_lends_less(notes: Library) -> No
     assert all(scaled.get(cid, 0.0) < 0.8 * score for cid, score in unscaled.items())
 
 
+def test_a_word_that_only_ever_opens_a_sentence_links_nothing(tmp_path: Path) -> None:
+    require_models()
+    library = Library(DataDir(tmp_path, MODELS_DIR))
+    notes = [
+        ("a:1", "Alder", "Alder call", "2026-02-02T09:00:00",
+         ["Wow, Congrats on the pilot going live today.", "Congrats again.",
+          "Reminders now go out through Pingmate every morning."]),
+        ("b:1", "Birch", "Birch call", "2026-02-09T09:00:00",
+         ["Oh wow, Congrats on the grant coming through.", "Congrats.",
+          "Their reminders also go out through Pingmate every morning."]),
+    ]  # fmt: skip
+    assert {r.status for r in import_corpus(library, write_corpus(tmp_path / "n.jsonl", notes))} == {
+        "imported"
+    }
+    consolidate(library, use_model=False)
+    shared = {c.shared.lower() for c in list_connections(library)}
+    library.close()
+    assert "pingmate" in shared  # said mid-sentence once: a name
+    assert "congrats" not in shared  # capitalised only because it comes first
+
+
 def test_digest_has_decisions_commitments_and_questions_newest_first(notes: Library) -> None:
     items = project_digest(notes, "Linden Bakery")
     kinds = [i.kind for i in items]

@@ -63,6 +63,20 @@ def test_amounts_counts_percentages_and_names() -> None:
     assert values("The readings go into DuckDB tonight.", "technology") == ["duckdb"]
 
 
+def test_words_capitalised_only_because_they_come_first_are_not_names() -> None:
+    doc = doc_of(
+        "Mm, yeah. It 's quite a lot of work.",
+        "Great, and the readings go into DuckDB tonight.",
+        "That was a great call with Owain.",
+        "Wow, Congrats on the launch!",
+        "DuckDB is fine, Owain says. Textwell sends the reminders, and we pay Textwell monthly.",
+    )
+    names = {e.value for e in doc_entities(doc) if e.kind in ("person", "organisation", "technology", "name")}
+    assert {"duckdb", "owain", "textwell"} <= names
+    # fillers and function words; "great" is said in lower case too; a clause's first word unknown
+    assert not names & {"mm", "it", "great", "that", "wow", "congrats"}
+
+
 @pytest.mark.parametrize(
     ("text", "wrong", "right"),
     [
