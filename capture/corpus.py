@@ -83,11 +83,17 @@ def _parse_line(text: str, line: int, name: str) -> CorpusRecording:
     if not isinstance(segments_raw, list) or not segments_raw:
         raise InputError(f"{where}: 'segments' must be a non-empty list")
     segments = [_segment(s, f"{where} segment {i + 1}") for i, s in enumerate(segments_raw)]
+    try:
+        spoken_at = normalise_time(_field(obj, "spoken_at", str, where))
+    except InputError as exc:
+        if exc.message.startswith(where):
+            raise
+        raise InputError(f"{where}: 'spoken_at' {exc.message}", fix=exc.fix) from exc
     return CorpusRecording(
         external_id=_field(obj, "id", str, where),
         project=_field(obj, "project", str, where),
         title=str(obj.get("title") or ""),
-        spoken_at=normalise_time(_field(obj, "spoken_at", str, where)),
+        spoken_at=spoken_at,
         segments=segments,
         content_sha256=hashlib.sha256(text.strip().encode("utf-8")).hexdigest(),
         line=line,
