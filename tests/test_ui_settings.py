@@ -44,11 +44,12 @@ def test_a_model_of_the_wrong_kind_is_refused_with_its_reason(window, qtbot, lib
     assert not library.models.is_user_model(Role.CHAT)
     shipped = library.models.path_for(Role.CHAT)
     dialog.set_model(Role.CHAT, shipped)  # a real GGUF: accepted as the user's choice
+    # The choice is saved in the background, then the dialog shows it: wait for both.
     qtbot.waitUntil(lambda: library.models.is_user_model(Role.CHAT), timeout=WAIT_MS)
-    assert "your file" in dialog.model_labels[Role.CHAT].text()
+    qtbot.waitUntil(lambda: "your file" in dialog.model_labels[Role.CHAT].text(), timeout=WAIT_MS)
     dialog.reset_model(Role.CHAT)
     qtbot.waitUntil(lambda: not library.models.is_user_model(Role.CHAT), timeout=WAIT_MS)
-    assert "shipped" in dialog.model_labels[Role.CHAT].text()
+    qtbot.waitUntil(lambda: "shipped" in dialog.model_labels[Role.CHAT].text(), timeout=WAIT_MS)
 
 
 def test_a_recovered_recording_is_announced_and_opens(window, qtbot, library, tmp_path) -> None:  # type: ignore[no-untyped-def]
