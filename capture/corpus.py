@@ -83,11 +83,10 @@ def _parse_line(text: str, line: int, name: str) -> CorpusRecording:
     if not isinstance(segments_raw, list) or not segments_raw:
         raise InputError(f"{where}: 'segments' must be a non-empty list")
     segments = [_segment(s, f"{where} segment {i + 1}") for i, s in enumerate(segments_raw)]
+    said_at = _field(obj, "spoken_at", str, where)
     try:
-        spoken_at = normalise_time(_field(obj, "spoken_at", str, where))
-    except InputError as exc:
-        if exc.message.startswith(where):
-            raise
+        spoken_at = normalise_time(said_at)
+    except InputError as exc:  # the clock's message names the value, not where it came from
         raise InputError(f"{where}: 'spoken_at' {exc.message}", fix=exc.fix) from exc
     return CorpusRecording(
         external_id=_field(obj, "id", str, where),

@@ -254,14 +254,16 @@ _JOINERS = frozenset({"and", "of", "&", "de", "van", "von", "der"})
 
 
 # Function words and fillers: capitalised at the start of a turn, never a name on their own.
-_NEVER_ALONE = STOPWORDS | frozenset(
-    _split(
-        """
-    mm mmm mm-hmm hmm uh-huh huh yep yup yeah nope alright okay ok oh ah um uh er erm hey wow
-    great excellent thank thanks please sorry right well so yes no sure fine cool anyway maybe
-    actually basically exactly absolutely indeed nothing something everything anything depends
-    sometimes let lets let's does did is are was were has have had can could would should shall
-    may might must also even still n u"""
+_NEVER_ALONE = (
+    STOPWORDS
+    | _NOT_NAMES
+    | frozenset(
+        _split(
+            """
+    mm mmm mm-hmm uh-huh huh yep yup nope alright er erm hey wow great excellent thank please
+    sure fine cool anyway maybe actually basically exactly absolutely indeed nothing something
+    everything anything depends sometimes let lets let's shall may might must even n u"""
+        )
     )
 )
 
