@@ -33,8 +33,8 @@ models: $(VENV)/.installed
 	@$(BIN)/verbatim models provision --quiet
 
 lint:
-	$(BIN)/ruff check app capture memory models ui tests packaging
-	$(BIN)/ruff format --check app capture memory models ui tests packaging
+	$(BIN)/ruff check app bench capture memory models ui tests packaging
+	$(BIN)/ruff format --check app bench capture memory models ui tests packaging
 
 typecheck:
 	$(BIN)/mypy
@@ -54,7 +54,7 @@ bench-quick: install
 	nice -n 10 $(BIN)/verbatim bench all --quick --out /tmp/verbatim-bench
 
 screenshots: install
-	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python -m ui.screenshots --out docs/screenshots
+	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python -m ui.dev.screenshots --out docs/screenshots
 
 # The desktop bundle (packaging/README.md): dist/verbatim/ and dist/Verbatim-VERSION-ARCH.run.
 # PyInstaller comes from the `package` extra, installed here only (not by `make test`).

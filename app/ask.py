@@ -2,11 +2,11 @@
 
 The pipeline (each step measured):
 1. hybrid retrieval (app.search), scoped to projects and to what was said up to `as_of`;
-2. a small context of whole raw segments within the word budget (memory.context), each passage
-   judged relevant or not by word evidence (memory.answers.judge_passages);
+2. a small context of whole raw segments within the word budget (memory.answer.context), each passage
+   judged relevant or not by word evidence (memory.answer.answers.judge_passages);
 3. nothing relevant: "Not in your notes", with the nearest passages; no model call at all;
 4. otherwise the chat model answers as JSON claims over the relevant passages only; each claim is
-   checked as soon as it is complete and streamed if it survives (memory.answers.Labeller);
+   checked as soon as it is complete and streamed if it survives (memory.answer.answers.Labeller);
 5. no surviving stated claim (or `no_llm`, or no chat model): the extractive answer, the best
    sentence of each relevant passage, verbatim.
 Every model call is written to the llm_calls table, failed ones included.
@@ -24,7 +24,7 @@ from typing import Any
 
 from app.library import Library
 from app.search import search
-from memory.answers import (
+from memory.answer.answers import (
     Answer,
     Claim,
     Gate,
@@ -33,14 +33,14 @@ from memory.answers import (
     judge_passages,
     prompt_sentences,
 )
-from memory.claims import ClaimReader, claim_schema, sentences
-from memory.clock import parse_time, to_store_time
-from memory.context import Passage, focus_passage, passages_from_hits
-from memory.fact_answers import with_current_values
-from memory.hits import Hit
-from memory.llm_log import log_completion
-from memory.relevance import QuestionTerms, load_question_terms
-from memory.retrieval import preload_vectors
+from memory.answer.claims import ClaimReader, claim_schema, sentences
+from memory.answer.context import Passage, focus_passage, passages_from_hits
+from memory.answer.fact_answers import with_current_values
+from memory.search.hits import Hit
+from memory.search.retrieval import preload_vectors
+from memory.store.clock import parse_time, to_store_time
+from memory.store.llm_log import log_completion
+from memory.text.relevance import QuestionTerms, load_question_terms
 from models.catalogue import Role
 from models.chat import ChatModel, Completion
 from models.errors import CancelledError, InputError, ModelError
@@ -201,7 +201,7 @@ def _answer(run: _Run, prompt: ModelPrompt, no_llm: bool, model_path: Path | Non
     if not claims:
         return None
     # A value a later note superseded is preceded by the current one; a current value says what
-    # it replaced, and when (consolidation's facts: memory.fact_answers).
+    # it replaced, and when (consolidation's facts: memory.answer.fact_answers).
     claims = with_current_values(run.library.store, claims, until=run.until)
     for claim in claims:
         if claim not in streamed:
@@ -219,7 +219,7 @@ def warm_up(library: Library) -> bool:
     """Load what the first question needs, so that it is answered as fast as the next ones: the
     embedding model, the chat model with the answer rules already read (a one-token call over the
     same rules; the next question reuses them, ~200 tokens the model does not read again), and a
-    large library's in-memory vector copy (memory/binary_index.py).
+    large library's in-memory vector copy (memory/search/binary_index.py).
     Returns whether the chat model is ready. Meant for the desktop app's start, in the background."""
     search(library, "warm up", k=1)  # the embedding model loaded, the index's first pages read
     preload_vectors(library.store)

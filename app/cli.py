@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from app import __version__
-from app.commands import CliContext, CommandGroups, command_modules
+from app.commands import CliContext, CommandGroups, command_modules, plugins
 from app.logging_setup import setup_logging
 from models.errors import VerbatimError
 
@@ -28,15 +28,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="library folder (default: $VERBATIM_DATA_DIR or the user data folder)",
     )
     top = parser.add_subparsers(title="commands", metavar="COMMAND", dest="command")
-    eval_parser = top.add_parser("eval", help="measure transcription, retrieval and answers on a dataset")
-    eval_sub = eval_parser.add_subparsers(title="evaluations", metavar="WHAT", dest="eval_command")
-    bench_parser = top.add_parser("bench", help="measure speed and memory against baselines")
-    bench_sub = bench_parser.add_subparsers(title="benchmarks", metavar="WHAT", dest="bench_command")
-    for group_parser in (eval_parser, bench_parser):
-        group_parser.set_defaults(handler=lambda args, ctx, p=group_parser: p.print_help() or EXIT_USAGE)
-    groups = CommandGroups(top=top, eval=eval_sub, bench=bench_sub)
+    groups = CommandGroups(top=top)
     for module in command_modules():
         module.register(groups)
+    for register_plugin in plugins():
+        register_plugin(top)
     # `eval` and `bench` read better at the end of the list.
     top._choices_actions.sort(key=lambda a: a.dest in ("eval", "bench"))
     return parser

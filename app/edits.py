@@ -6,8 +6,8 @@ import logging
 from dataclasses import dataclass
 
 from app.library import Library
-from memory import recordings as store_recordings
-from memory.recordings import Segment
+from memory.store import recordings as store_recordings
+from memory.store.recordings import Segment
 from models.errors import NotFoundError, VerbatimError
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ def save_edit(library: Library, segment_id: int, text: str, *, speaker: str | No
 
 
 def _reindex(library: Library, recording_id: int) -> None:
-    from app.indexing import index_recording
+    from app.ingest.indexing import index_recording
 
     recording = store_recordings.get_recording(library.store, recording_id)
     if recording.status not in ("indexed", "consolidated"):

@@ -9,7 +9,7 @@ from pathlib import Path
 from app.models_registry import ModelRegistry
 from app.paths import DataDir
 from app.settings import Settings
-from memory.store import Store
+from memory.store.store import Store
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.library import Library
-from app.projects import list_projects
+from app.project_service import list_projects
 from capture.devices import InputDevice, list_input_devices
 from models.catalogue import SHIPPED, Role, model_files
 from models.errors import VerbatimError

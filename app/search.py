@@ -13,12 +13,12 @@ from datetime import datetime
 import numpy as np
 
 from app.library import Library
-from memory import projects as project_store
-from memory.clock import parse_time, to_store_time
-from memory.hits import Hit
-from memory.index import vector_state
-from memory.ranking import RankingOptions
-from memory.retrieval import MODES, Query, Scope, check_query, retrieve
+from memory.search.hits import Hit
+from memory.search.index import vector_state
+from memory.search.ranking import RankingOptions
+from memory.search.retrieval import MODES, Query, Scope, check_query, retrieve
+from memory.store import projects as project_store
+from memory.store.clock import parse_time, to_store_time
 from models.errors import InputError, ModelError
 
 log = logging.getLogger(__name__)

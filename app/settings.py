@@ -35,7 +35,7 @@ class Settings:
     ask_word_budget: int = 600
     live_transcript: bool = True
     input_device: str | None = None
-    # Daily backups kept in the data folder's backups/ (app.backup_daily); 0 turns them off.
+    # Daily backups kept in the data folder's backups/ (app.backup.daily); 0 turns them off.
     daily_backups_keep: int = 7
 
     @classmethod

@@ -18,7 +18,7 @@ from typing import Any, BinaryIO
 import av
 import numpy as np
 
-from memory.clock import to_store_time
+from memory.store.clock import to_store_time
 from models.errors import AudioError
 
 log = logging.getLogger(__name__)

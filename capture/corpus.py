@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memory.clock import normalise_time
-from memory.recordings import SegmentIn
+from memory.store.clock import normalise_time
+from memory.store.recordings import SegmentIn
 from models.errors import InputError
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from memory.recordings import SegmentIn
+from memory.store.recordings import SegmentIn
 from models.errors import InputError
 
 TRANSCRIPT_EXTENSIONS = (".txt", ".md", ".vtt", ".srt")

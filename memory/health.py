@@ -9,8 +9,8 @@ from typing import Any
 import apsw
 import sqlite_vec
 
-from memory.index import VECTOR_TABLE
-from memory.store import Store
+from memory.search.index import VECTOR_TABLE
+from memory.store.store import Store
 from models.errors import StoreError
 
 

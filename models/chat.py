@@ -18,6 +18,16 @@ from models.errors import CancelledError, ModelError
 Message = dict[str, str]
 
 
+def grammar_safe(sentence: str) -> str:
+    """A sentence as an enum value llama.cpp's schema-to-grammar converter keeps intact.
+
+    llama-cpp-python 0.3.36 mis-escapes `"` and `\\` inside enum strings (the grammar then fails
+    to parse, or parses into something else). Both are punctuation to the quote checker, which
+    ignores punctuation, so `'` and `/` in their place change nothing it compares.
+    """
+    return sentence.replace("\\", "/").replace('"', "'")
+
+
 @dataclass
 class Completion:
     """What one call produced, with the timings the call log keeps."""

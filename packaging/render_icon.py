@@ -1,4 +1,4 @@
-"""Render the app icon (drawn in code by ui/icons.py) to a PNG for the desktop entry.
+"""Render the app icon (drawn in code by ui/widgets/icons.py) to a PNG for the desktop entry.
 
 QT_QPA_PLATFORM=offscreen .venv/bin/python packaging/render_icon.py OUT.png [SIZE]
 """
@@ -12,7 +12,7 @@ from PySide6.QtGui import QGuiApplication
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ui.icons import app_icon
+from ui.widgets.icons import app_icon
 
 
 def main(argv: list[str]) -> int:

@@ -45,7 +45,7 @@ def library(data_dir: DataDir):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def store():  # type: ignore[no-untyped-def]
-    from memory.store import Store
+    from memory.store.store import Store
 
     s = Store(":memory:")
     yield s

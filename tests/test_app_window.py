@@ -10,7 +10,7 @@ from tests.conftest import REPO
 
 
 def test_window_shows_projects(qtbot, library) -> None:  # type: ignore[no-untyped-def]
-    from app.projects import add_project
+    from app.project_service import add_project
     from ui.main import MainWindow
 
     add_project(library, "Harbourline")

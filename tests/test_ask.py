@@ -16,18 +16,18 @@ import pytest
 
 import app.ask
 from app.ask import NOT_FOUND, ask, warm_up
-from app.evals.ask import quote_violations
-from app.imports import import_corpus
+from app.ingest.imports import import_corpus
 from app.library import Library
 from app.paths import DataDir
-from memory.answers import Answer
-from memory.llm_log import list_calls
-from memory.quotes import normalise
-from memory.recordings import get_segments
+from bench.evals.ask_eval import quote_violations
+from memory.answer.answers import Answer
+from memory.store.llm_log import list_calls
+from memory.store.recordings import get_segments
+from memory.text.quotes import normalise
 from models.prompts import ANSWER_SYSTEM
-from tests.cli import run
 from tests.conftest import MODELS_DIR, eval_set, require_models
-from tests.consolidation_corpus import write_corpus
+from tests.support.cli import run
+from tests.support.consolidation_corpus import write_corpus
 
 NOTES = [
     (

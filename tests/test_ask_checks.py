@@ -11,7 +11,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory.answers import (
+from memory.answer.answers import (
     Gate,
     Labeller,
     best_sentence,
@@ -19,12 +19,12 @@ from memory.answers import (
     prompt_sentences,
     through_corrections,
 )
-from memory.claims import ClaimReader, RawClaim, claim_schema, read_claims, sentences
-from memory.context import Passage, _widened, ends_mid_thought, has_correction, opens_with_correction
-from memory.llm_log import get_call, list_calls, log_call, prompt_text
-from memory.quotes import normalise
-from memory.recordings import Segment
-from memory.relevance import answer_kind, question_terms
+from memory.answer.claims import ClaimReader, RawClaim, claim_schema, read_claims, sentences
+from memory.answer.context import Passage, _widened, ends_mid_thought, has_correction, opens_with_correction
+from memory.store.llm_log import get_call, list_calls, log_call, prompt_text
+from memory.store.recordings import Segment
+from memory.text.quotes import normalise
+from memory.text.relevance import answer_kind, question_terms
 from models.prompts import CLOSE, OPEN, PromptPassage, answer_messages
 
 

@@ -6,7 +6,7 @@ from datetime import date, datetime
 
 import pytest
 
-from memory.asked_dates import in_spans, spans
+from memory.search.asked_dates import in_spans, spans
 
 ASKED = datetime(2026, 3, 20, 9, 0)
 

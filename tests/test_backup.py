@@ -18,29 +18,29 @@ from pathlib import Path
 
 import pytest
 
-from app import backup as bk
-from app import backup_daily, backup_restore
-from app.backup_daily import daily_backups, daily_path, enqueue_daily, make_daily_backup
-from app.backup_read import verify_backup
-from app.backup_restore import holds_data, restore_backup
-from app.consolidation import consolidate
+from app.backup import create as bk
+from app.backup import daily, formats, restore
+from app.backup.daily import daily_backups, daily_path, enqueue_daily, make_daily_backup
+from app.backup.read import verify_backup
+from app.backup.restore import holds_data, restore_backup
+from app.consolidation.service import consolidate
 from app.edits import save_edit
-from app.imports import import_corpus, import_files
+from app.ingest.imports import import_corpus, import_files
 from app.instance_lock import InstanceLock, LibraryInUseError
-from app.jobs import JobWorker
+from app.jobs.worker import JobWorker
 from app.library import Library
 from app.paths import DataDir
-from app.projects import add_project
-from app.recordings import audio_file, get_recording, list_recordings, list_segments
+from app.project_service import add_project
+from app.recording_service import audio_file, get_recording, list_recordings, list_segments
 from app.search import search
-from memory import backup as store_backup
-from memory.store import Store, _migrations
+from memory.store import snapshots as store_backup
+from memory.store.store import Store, migration_files
 from models.errors import CancelledError, InputError, StoreError
-from tests.audio_helpers import speech_file
-from tests.cli import run
 from tests.conftest import MODELS_DIR, require_models
-from tests.consolidation_corpus import write_corpus
-from tests.fault_helpers import kill_9, small_disk, start_driver
+from tests.support.audio_helpers import speech_file
+from tests.support.cli import run
+from tests.support.consolidation_corpus import write_corpus
+from tests.support.fault_helpers import kill_9, small_disk, start_driver
 
 AS_OF = datetime(2026, 6, 1, 12, 0)
 QUERIES = ("launch date", "Priya Raman", "sign maker")
@@ -86,7 +86,7 @@ def backup_file(source: Library, tmp_path_factory: pytest.TempPathFactory) -> Pa
 
 def test_backup_holds_database_audio_settings_and_a_manifest(source: Library, backup_file: Path) -> None:
     with zipfile.ZipFile(backup_file) as archive:
-        manifest = json.loads(archive.read(bk.MANIFEST))
+        manifest = json.loads(archive.read(formats.MANIFEST))
         names = set(archive.namelist())
         for member in manifest["members"]:
             assert hashlib.sha256(archive.read(member["name"])).hexdigest() == member["sha256"]
@@ -97,7 +97,7 @@ def test_backup_holds_database_audio_settings_and_a_manifest(source: Library, ba
     assert manifest["app_version"] and manifest["created_at"] and manifest["missing_audio"] == []
     audio = [r.audio_path for r in list_recordings(source) if r.audio_path]
     assert audio and set(audio) <= names
-    assert {bk.DATABASE, bk.SETTINGS, bk.MANIFEST} <= names
+    assert {formats.DATABASE, formats.SETTINGS, formats.MANIFEST} <= names
 
 
 def test_restore_into_a_fresh_folder_gives_the_same_library(
@@ -158,7 +158,7 @@ def test_a_damaged_backup_is_refused_naming_the_member_and_the_target_is_untouch
     before = _snapshot(existing)
     audio = next(r.audio_path for r in list_recordings(source) if r.audio_path)
     assert audio is not None
-    for member in (audio, bk.DATABASE):
+    for member in (audio, formats.DATABASE):
         damaged = _flip_byte_inside(backup_file, member, tmp_path / "damaged.verbatim-backup")
         with pytest.raises(InputError, match="damaged") as caught:
             restore_backup(damaged, existing, force=True)
@@ -178,9 +178,9 @@ def _rewrite(
     backup_file: Path, out: Path, *, manifest_change: dict, extra: tuple[str, bytes] | None = None
 ) -> Path:
     with zipfile.ZipFile(backup_file) as src, zipfile.ZipFile(out, "w") as dst:
-        manifest = json.loads(src.read(bk.MANIFEST))
+        manifest = json.loads(src.read(formats.MANIFEST))
         for info in src.infolist():
-            if info.filename != bk.MANIFEST:
+            if info.filename != formats.MANIFEST:
                 dst.writestr(info, src.read(info.filename))
         if extra is not None:
             name, data = extra
@@ -189,7 +189,7 @@ def _rewrite(
                 {"name": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
             )
         manifest.update(manifest_change)
-        dst.writestr(bk.MANIFEST, json.dumps(manifest))
+        dst.writestr(formats.MANIFEST, json.dumps(manifest))
     return out
 
 
@@ -206,14 +206,17 @@ def test_newer_schema_and_hostile_member_names_are_refused(backup_file: Path, tm
         with pytest.raises(InputError, match="unsafe member name"):
             restore_backup(hostile, tmp_path / "b")
     with zipfile.ZipFile(backup_file) as archive:
-        members = json.loads(archive.read(bk.MANIFEST))["members"]
+        members = json.loads(archive.read(formats.MANIFEST))["members"]
     lying = [{**m, "size": 10} if m["name"].startswith("audio/") else m for m in members]
     shrunk = _rewrite(backup_file, tmp_path / "sizes.verbatim-backup", manifest_change={"members": lying})
     with pytest.raises(InputError, match="has the wrong size"):  # a member bigger than it says
         restore_backup(shrunk, tmp_path / "b")
     with pytest.warns(UserWarning, match="Duplicate name"):  # zipfile warns, and writes it anyway
         twice = _rewrite(
-            backup_file, tmp_path / "twice.verbatim-backup", manifest_change={}, extra=(bk.SETTINGS, b"{}")
+            backup_file,
+            tmp_path / "twice.verbatim-backup",
+            manifest_change={},
+            extra=(formats.SETTINGS, b"{}"),
         )
     with pytest.raises(InputError, match="twice"):
         restore_backup(twice, tmp_path / "b")
@@ -244,8 +247,10 @@ def test_restore_refuses_a_library_with_notes_and_with_force_keeps_it_aside(
     assert result.code == 0, result.err
     aside = Path(result.json()["set_aside"])
     assert aside.parent == target / "backups" and aside.name.startswith("replaced-")
-    assert store_backup.inspect_database(aside / bk.DATABASE)["counts"] == own_counts
-    assert result.json()["counts"] == json.loads(zipfile.ZipFile(backup_file).read(bk.MANIFEST))["counts"]
+    assert store_backup.inspect_database(aside / formats.DATABASE)["counts"] == own_counts
+    assert (
+        result.json()["counts"] == json.loads(zipfile.ZipFile(backup_file).read(formats.MANIFEST))["counts"]
+    )
     assert not (target / "verbatim.db-wal").exists() or (target / "verbatim.db").exists()
 
 
@@ -264,7 +269,7 @@ def test_daily_backups_rotate_and_can_be_turned_off(
     library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     require_models()
-    monkeypatch.setattr(backup_daily, "IDLE_SECONDS", 0.0)
+    monkeypatch.setattr(daily, "IDLE_SECONDS", 0.0)
     note = tmp_path / "note.txt"
     note.write_text("A short note about the Harbour App launch.", "utf-8")
     import_files(library, [note], project="Harbour App")
@@ -291,7 +296,7 @@ def test_the_job_worker_makes_the_daily_backup_when_idle(
     library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     require_models()
-    monkeypatch.setattr(backup_daily, "IDLE_SECONDS", 0.5)
+    monkeypatch.setattr(daily, "IDLE_SECONDS", 0.5)
     note = tmp_path / "note.txt"
     note.write_text("A short note about the Harbour App launch.", "utf-8")
     import_files(library, [note], project="Harbour App")
@@ -311,7 +316,7 @@ def test_migration_makes_a_copy_first_that_opens_at_the_old_schema(tmp_path: Pat
     path = tmp_path / "library" / "verbatim.db"
     old = Store(path, migrate=False)
     applied = old.applied_migrations()
-    for number, name, sql in _migrations():
+    for number, name, sql in migration_files():
         if number <= 10:
             with old.transaction():
                 old.conn.execute(sql)
@@ -325,7 +330,7 @@ def test_migration_makes_a_copy_first_that_opens_at_the_old_schema(tmp_path: Pat
     with Library(DataDir(tmp_path / "library", MODELS_DIR)) as library:
         assert store_backup.schema_version(library.store) == store_backup.newest_known_schema()
     copies = sorted(path.parent.glob("verbatim.before-*.db"))
-    first_pending = next(name for number, name, _ in _migrations() if number > 10)
+    first_pending = next(name for number, name, _ in migration_files() if number > 10)
     assert [c.name for c in copies] == [f"verbatim.before-{first_pending}.db"]
     found = store_backup.inspect_database(copies[0])
     assert found["integrity"] == "ok" and found["schema_version"] == 10 and found["counts"]["projects"] == 1
@@ -351,7 +356,7 @@ def test_a_backup_without_audio_restores_only_where_the_audio_still_is(
         report = bk.create_backup(library, tmp_path / "db-only.verbatim-backup", audio=False)
     assert not report.audio_included
     with zipfile.ZipFile(report.path) as archive:
-        manifest = json.loads(archive.read(bk.MANIFEST))
+        manifest = json.loads(archive.read(formats.MANIFEST))
         assert not [n for n in archive.namelist() if n.startswith("audio/")]
     audio = [item["name"] for item in manifest["referenced_audio"]]
     assert audio == [r.audio_path for r in list_recordings(source) if r.audio_path]
@@ -422,7 +427,7 @@ def test_a_full_disk_refuses_the_restore_and_keeps_nothing_half_done(
         with pytest.raises(StoreError, match="not enough free space"):
             restore_backup(backup_file, disk)
         assert list(disk.iterdir()) == []
-        monkeypatch.setattr(backup_restore, "SPARE_BYTES", -(10 << 30))  # the disk fills while unpacking
+        monkeypatch.setattr(restore, "SPARE_BYTES", -(10 << 30))  # the disk fills while unpacking
         with pytest.raises(StoreError, match="No space left") as caught:
             restore_backup(backup_file, disk)
         assert "free some disk space" in (caught.value.fix or "")
@@ -439,7 +444,7 @@ def test_a_backup_taken_while_another_process_writes_finishes_and_is_consistent(
         library.data_dir.root,
         "import itertools, sys\n"
         "from app.library import Library\n"
-        "from app.projects import add_project\n"
+        "from app.project_service import add_project\n"
         "library = Library.open()\n"
         "for n in itertools.count():\n"
         "    add_project(library, f'Busy {n}')\n"

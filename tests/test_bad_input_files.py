@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from app.imports import import_files
+from app.ingest.imports import import_files
 from app.library import Library
 from app.paths import DataDir
 from capture.audio import inspect_audio
 from capture.transcriber import transcribe_windows
-from memory import recordings
-from memory.jobs import list_jobs
-from memory.projects import find_project
-from tests.audio_helpers import encode
-from tests.cli import run
-from tests.hostile_files import (
+from memory.store import recordings
+from memory.store.jobs import list_jobs
+from memory.store.projects import find_project
+from tests.support.audio_helpers import encode
+from tests.support.cli import run
+from tests.support.hostile_files import (
     AUDIO_FORMATS,
     Hostile,
     bad_corpora,
@@ -150,7 +150,7 @@ TRANSCRIBED = ("quiet", "nan")  # each costs a transcription; the others only im
 def test_silence_and_extreme_samples_are_transcribed_to_nothing(library: Library, tmp_path: Path) -> None:
     """Silence, NaN, infinite and huge samples, one sample, eight channels, 1 Hz and 384 kHz are
     imported; the most hostile of them are transcribed for real, to no words and not to a failure."""
-    from app import jobs as app_jobs
+    from app.jobs import worker as jobs_worker
     from tests.conftest import require_models
 
     require_models()
@@ -158,7 +158,7 @@ def test_silence_and_extreme_samples_are_transcribed_to_nothing(library: Library
     results = import_files(library, files, project="Atlas")
     assert [r.status for r in results] == ["imported"] * len(files), [r.message for r in results]
     ids = [r.recording_id or 0 for r in results if Path(r.path).stem in TRANSCRIBED]
-    jobs = app_jobs.run_pending(library, kinds=["transcribe"], recording_ids=ids)
+    jobs = jobs_worker.run_pending(library, kinds=["transcribe"], recording_ids=ids)
     assert [j.status for j in jobs] == ["done"] * len(TRANSCRIBED), [j.message for j in jobs]
     for recording_id in ids:
         rec = recordings.get_recording(library.store, recording_id)

@@ -13,10 +13,10 @@ import pytest
 from app.ask import ask
 from app.library import Library
 from app.search import search
-from memory.projects import MAX_NAME, clean_name, find_project
+from memory.store.projects import MAX_NAME, clean_name, find_project
 from models.errors import InputError
-from tests.cli import Result, run
-from tests.hostile_files import HOSTILE_NAMES, HOSTILE_QUERIES, dump_store
+from tests.support.cli import Result, run
+from tests.support.hostile_files import HOSTILE_NAMES, HOSTILE_QUERIES, dump_store
 
 
 def _refused(result: Result) -> bool:
@@ -232,7 +232,7 @@ def test_an_export_of_a_project_named_like_a_path_stays_in_its_folder(tmp_path: 
 
 def test_hostile_edits_are_versions_beside_the_raw_words(notes: Library) -> None:
     from app.edits import edit_history, save_edit
-    from memory.recordings import list_recordings, list_segments
+    from memory.store.recordings import list_recordings, list_segments
 
     segment = list_segments(notes.store, list_recordings(notes.store)[0].id)[0]
     for text in ("'; DROP TABLE segments; --", "NEAR(budget", "a\x00b", "שלום 👩\u200d💻", "x" * 1_000_000):

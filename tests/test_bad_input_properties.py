@@ -18,21 +18,22 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from app.imports import import_corpus, import_files
+from app.ingest.imports import import_corpus, import_files
 from app.library import Library
 from capture.corpus import read_corpus
 from capture.transcripts import MAX_SEGMENT_WORDS, WORDS_PER_SECOND, read_transcript
-from memory import fts, projects, recordings
-from memory.chunking import chunk_segments
-from memory.clock import normalise_time, parse_time
-from memory.entities import sentence_entities
-from memory.index import write_chunks
-from memory.quotes import PassageText, SourceSegment, normalise, tokens
-from memory.recordings import SegmentIn
-from memory.retrieval import Scope, keyword_candidates
-from memory.store import Store
+from memory.search import fts
+from memory.search.chunking import chunk_segments
+from memory.search.index import write_chunks
+from memory.search.retrieval import Scope, keyword_candidates
+from memory.store import projects, recordings
+from memory.store.clock import normalise_time, parse_time
+from memory.store.recordings import SegmentIn
+from memory.store.store import Store
+from memory.text.entities import sentence_entities
+from memory.text.quotes import PassageText, SourceSegment, normalise, tokens
 from models.errors import InputError
-from tests.hostile_files import dump_store
+from tests.support.hostile_files import dump_store
 
 PROPERTY = settings(
     max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

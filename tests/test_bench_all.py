@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli import run
 from tests.conftest import EVAL_DIR, require_models
+from tests.support.cli import run
 
 pytestmark = pytest.mark.slow
 

@@ -9,15 +9,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.imports import import_files
+from app.ingest.imports import import_files
 from app.library import Library
 from capture.audio import inspect_audio
 from capture.transcripts import read_transcript
-from memory import recordings
-from memory.jobs import list_jobs
+from memory.store import recordings
+from memory.store.jobs import list_jobs
 from models.errors import AudioError, InputError
-from tests.audio_helpers import FORMATS, SELF_CORRECTION, encode, pcm16k, speak, truncate
-from tests.cli import run
+from tests.support.audio_helpers import FORMATS, SELF_CORRECTION, encode, pcm16k, speak, truncate
+from tests.support.cli import run
 
 
 @pytest.fixture(scope="module")

@@ -9,13 +9,15 @@ import time
 
 import pytest
 
-from app import jobs
-from app.jobs import JobContext, JobEvent
+from app.jobs import queue
+from app.jobs import worker as jobs_worker
+from app.jobs.kinds import KINDS
+from app.jobs.queue import JobContext, JobEvent, JobKind
 from app.library import Library
-from memory import jobs as store_jobs
-from memory.jobs import Job
+from memory.store import jobs as store_jobs
+from memory.store.jobs import Job
 from models.errors import CancelledError, InputError
-from tests.cli import run
+from tests.support.cli import run
 
 SLOW = "test-slow"
 
@@ -31,16 +33,19 @@ def _slow_runner(library: Library, job: Job, context: JobContext) -> str:
     return f"counted to {steps}"
 
 
-jobs.register_runner(SLOW, _slow_runner)
+@pytest.fixture(autouse=True)
+def _slow_kinds(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in (SLOW, SLOW + "-2"):
+        monkeypatch.setitem(KINDS, name, JobKind(_slow_runner))
 
 
 def test_enqueue_is_idempotent_per_recording_and_runs_in_order(library: Library) -> None:
-    first = jobs.enqueue(library, SLOW, payload={"steps": 2})
-    assert jobs.enqueue(library, SLOW, payload={"steps": 2}) == first  # same kind, same (no) recording
+    first = queue.enqueue(library, SLOW, payload={"steps": 2})
+    assert queue.enqueue(library, SLOW, payload={"steps": 2}) == first  # same kind, same (no) recording
     events: list[JobEvent] = []
-    finished = jobs.run_pending(library, on_event=events.append)
+    finished = jobs_worker.run_pending(library, on_event=events.append)
     assert [j.id for j in finished] == [first]
-    job = jobs.get_job(library, first)
+    job = queue.get_job(library, first)
     assert (job.status, job.progress, job.message, job.attempts) == ("done", 1.0, "counted to 2", 1)
     assert events[0].status == "running" and events[-1].status == "done"
     progress = [e.progress for e in events if e.status == "running"]
@@ -48,69 +53,68 @@ def test_enqueue_is_idempotent_per_recording_and_runs_in_order(library: Library)
 
 
 def test_unknown_kind_fails_with_a_message(library: Library) -> None:
-    job_id = jobs.enqueue(library, "no-such-kind")
-    jobs.run_pending(library)
-    job = jobs.get_job(library, job_id)
+    job_id = queue.enqueue(library, "no-such-kind")
+    jobs_worker.run_pending(library)
+    job = queue.get_job(library, job_id)
     assert job.status == "failed" and "no runner" in (job.message or "")
 
 
 def test_cancel_a_queued_job_and_a_running_one(library: Library) -> None:
-    queued = jobs.enqueue(library, SLOW, recording_id=None, payload={"steps": 5})
-    assert jobs.cancel_job(library, queued).status == "cancelled"
+    queued = queue.enqueue(library, SLOW, recording_id=None, payload={"steps": 5})
+    assert jobs_worker.cancel_job(library, queued).status == "cancelled"
     with pytest.raises(InputError):
-        jobs.cancel_job(library, queued)  # already finished
+        jobs_worker.cancel_job(library, queued)  # already finished
 
     running = store_jobs.enqueue(library.store, SLOW + "-2", payload={"steps": 200})
-    jobs.register_runner(SLOW + "-2", _slow_runner)
-    worker = jobs.JobWorker(library, poll_seconds=0.1).start()
+    worker = jobs_worker.JobWorker(library, poll_seconds=0.1).start()
     try:
         deadline = time.monotonic() + 10
-        while jobs.get_job(library, running).progress < 0.05 and time.monotonic() < deadline:
+        while queue.get_job(library, running).progress < 0.05 and time.monotonic() < deadline:
             time.sleep(0.05)
         # Another process cancels it, as `verbatim jobs cancel` does.
         assert run("jobs", "cancel", str(running)).code == 0
-        while jobs.get_job(library, running).status == "running" and time.monotonic() < deadline:
+        while queue.get_job(library, running).status == "running" and time.monotonic() < deadline:
             time.sleep(0.05)
     finally:
         worker.stop()
-    job = jobs.get_job(library, running)
+    job = queue.get_job(library, running)
     assert job.status == "cancelled" and "stopped at step" in (job.message or "")
     assert 0.0 < job.progress < 1.0
     # A cancelled job can be retried; it runs again from the queue.
-    assert jobs.retry_job(library, running).status == "queued"
+    assert jobs_worker.retry_job(library, running).status == "queued"
 
 
 def test_stopping_the_worker_puts_the_running_job_back_in_the_queue(library: Library) -> None:
-    job_id = jobs.enqueue(library, SLOW, payload={"steps": 400})
-    worker = jobs.JobWorker(library, poll_seconds=0.1).start()
+    job_id = queue.enqueue(library, SLOW, payload={"steps": 400})
+    worker = jobs_worker.JobWorker(library, poll_seconds=0.1).start()
     deadline = time.monotonic() + 10
-    while jobs.get_job(library, job_id).status != "running" and time.monotonic() < deadline:
+    while queue.get_job(library, job_id).status != "running" and time.monotonic() < deadline:
         time.sleep(0.05)
     worker.stop()
-    job = jobs.get_job(library, job_id)
+    job = queue.get_job(library, job_id)
     assert job.status == "queued" and "closed" in (job.message or "")
 
 
 def test_a_job_left_running_by_a_dead_process_is_recovered(library: Library) -> None:
-    job_id = jobs.enqueue(library, SLOW, payload={"steps": 1})
+    job_id = queue.enqueue(library, SLOW, payload={"steps": 1})
     dead = subprocess.run(
         [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
     )
-    owner = f"{jobs.worker_id().rpartition(':')[0]}:{dead.stdout.strip()}"
+    owner = f"{queue.worker_id().rpartition(':')[0]}:{dead.stdout.strip()}"
     claimed = store_jobs.claim_next(library.store, worker=owner)
     assert claimed is not None and claimed.id == job_id
     alive = store_jobs.enqueue(library.store, SLOW + "-alive", payload={"steps": 1})
-    assert store_jobs.claim_next(library.store, worker=jobs.worker_id(), kinds=[SLOW + "-alive"]) is not None
-    recovered = jobs.recover_jobs(library)
+    assert store_jobs.claim_next(library.store, worker=queue.worker_id(), kinds=[SLOW + "-alive"]) is not None
+    recovered = queue.recover_jobs(library)
     assert [j.id for j in recovered] == [job_id]  # this process's own running job is left alone
-    assert jobs.get_job(library, alive).status == "running"
-    assert jobs.get_job(library, job_id).status == "queued"
-    jobs.run_pending(library, kinds=[SLOW])
-    assert jobs.get_job(library, job_id).status == "done"
+    assert queue.get_job(library, alive).status == "running"
+    assert queue.get_job(library, job_id).status == "queued"
+    jobs_worker.run_pending(library, kinds=[SLOW])
+    assert queue.get_job(library, job_id).status == "done"
 
 
 def test_jobs_cli_lists_and_runs(library: Library) -> None:
-    job_id = jobs.enqueue(library, SLOW, payload={"steps": 1})
+    job_id = queue.enqueue(library, SLOW, payload={"steps": 1})
     listed = run("jobs", "--json").json()["jobs"]
     assert [(j["id"], j["status"]) for j in listed] == [(job_id, "queued")]
     result = run("jobs", "run", "--json")

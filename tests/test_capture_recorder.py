@@ -15,19 +15,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app import jobs, transcription
+from app.ingest import transcription
+from app.ingest.recording_session import RecorderService, recover_interrupted
+from app.jobs import worker as jobs_worker
 from app.library import Library
-from app.projects import add_project, set_project_options
-from app.recorder import RecorderService, recover_interrupted
+from app.project_service import add_project, set_project_options
 from app.search import search
 from capture.blockfile import BlockWriter, interrupted, read_leftover
-from capture.live import LiveBuffer
-from memory import live, recordings
-from memory.jobs import list_jobs
-from tests.audio_helpers import VirtualMicrophone, speak, virtual_microphone_fixture  # noqa: F401
-from tests.cli import run
+from capture.live_transcriber import LiveBuffer
+from memory.store import live_transcript, recordings
+from memory.store.jobs import list_jobs
 from tests.conftest import REPO, require_models
-from tests.fault_helpers import pid_alive
+from tests.support.audio_helpers import VirtualMicrophone, speak, virtual_microphone_fixture  # noqa: F401
+from tests.support.cli import run
+from tests.support.fault_helpers import pid_alive
 
 pytestmark = pytest.mark.audio
 
@@ -120,17 +121,17 @@ def test_record_from_the_microphone_with_live_text(
     assert (library.data_dir.root / (rec.audio_path or "")).is_file()
     assert list(library.data_dir.recordings_dir.iterdir()) == []
     # Searchable the moment recording stops, through the provisional live transcript.
-    heard = re.findall(r"[a-z]{4,}", live.live_text(library.store, rid).lower())
+    heard = re.findall(r"[a-z]{4,}", live_transcript.live_text(library.store, rid).lower())
     assert heard, "no live segments were stored"
     word = max(heard, key=len)
     assert any(h.recording_id == rid for h in search(library, word, mode="keyword")), word
-    [job] = jobs.run_pending(library)
+    [job] = jobs_worker.run_pending(library)
     assert job.status == "done", job.message
     rec = recordings.get_recording(library.store, rid)
     assert rec.status == "indexed" and "tuesday" in rec.first_line.lower() + " ".join(
         s.raw_text.lower() for s in recordings.list_segments(library.store, rid)
     )
-    assert live.count_live_segments(library.store, rid) == 0  # the final transcript replaced it
+    assert live_transcript.count_live_segments(library.store, rid) == 0  # the final transcript replaced it
 
 
 def test_pause_leaves_out_what_is_said_meanwhile(
@@ -148,7 +149,7 @@ def test_pause_leaves_out_what_is_said_meanwhile(
     virtual_microphone.play(speech["orchard"])
     time.sleep(0.3)
     rid = session.stop()
-    jobs.run_pending(library)
+    jobs_worker.run_pending(library)
     text = " ".join(s.raw_text for s in recordings.list_segments(library.store, rid)).lower()
     assert "lantern" in text and "orchard" in text and "glacier" not in text, text
 
@@ -156,7 +157,7 @@ def test_pause_leaves_out_what_is_said_meanwhile(
 _RECORDER = """
 import json, sys, time
 from app.library import Library
-from app.recorder import RecorderService
+from app.ingest.recording_session import RecorderService
 session = RecorderService(Library.open()).start("Crash", live_transcript=True)
 live_pid = session._live._process.pid if session._live else None
 print(json.dumps({"recording": session.recording_id, "live_pid": live_pid}), flush=True)
@@ -203,7 +204,7 @@ def test_kill_9_loses_at_most_two_seconds_and_is_recovered(
     assert elapsed - 2.0 <= (rec.duration or 0) <= elapsed + 1.0, (elapsed, rec.duration)
     assert [(j.kind, j.recording_id) for j in list_jobs(library.store)] == [("transcribe", rid)]
     assert recover_interrupted(library) == []  # recovered once, not twice
-    jobs.run_pending(library)
+    jobs_worker.run_pending(library)
     text = " ".join(s.raw_text for s in recordings.list_segments(library.store, rid)).lower()
     assert "tuesday" in text, text
     listed = run("recordings", "--json").json()["recordings"]

@@ -14,17 +14,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app import jobs, transcription
-from app.imports import import_files
+from app.ingest import transcription
+from app.ingest.imports import import_files
+from app.ingest.transcription import Progress, transcribe_recording
+from app.jobs import queue
+from app.jobs import worker as jobs_worker
 from app.library import Library
-from app.projects import add_project, set_project_options
+from app.project_service import add_project, set_project_options
 from app.search import search
-from app.transcription import Progress, transcribe_recording
-from memory import index, recordings
-from memory.jobs import list_jobs
-from tests.audio_helpers import MARKED_SENTENCES, SELF_CORRECTION, encode, pcm16k, silence, speak
-from tests.cli import run
+from memory.search import index
+from memory.store import recordings
+from memory.store.jobs import list_jobs
 from tests.conftest import require_models
+from tests.support.audio_helpers import MARKED_SENTENCES, SELF_CORRECTION, encode, pcm16k, silence, speak
+from tests.support.cli import run
 
 SENTENCES = MARKED_SENTENCES
 VOCABULARY_NOTE = (
@@ -137,26 +140,26 @@ def test_cancel_stops_the_worker_and_keeps_what_was_done(library: Library, notes
     _fast_project(library, "Long")
     rid = _import(library, notes["long"], "Long")
     [job] = list_jobs(library.store)
-    worker = jobs.JobWorker(library, poll_seconds=0.1).start()
+    worker = jobs_worker.JobWorker(library, poll_seconds=0.1).start()
     try:
         deadline = time.monotonic() + 120
-        while jobs.get_job(library, job.id).progress <= 0.05 and time.monotonic() < deadline:
+        while queue.get_job(library, job.id).progress <= 0.05 and time.monotonic() < deadline:
             time.sleep(0.05)
-        jobs.cancel_job(library, job.id)
-        while jobs.get_job(library, job.id).status == "running" and time.monotonic() < deadline:
+        jobs_worker.cancel_job(library, job.id)
+        while queue.get_job(library, job.id).status == "running" and time.monotonic() < deadline:
             time.sleep(0.05)
     finally:
         worker.stop()
-    assert jobs.get_job(library, job.id).status == "cancelled"
+    assert queue.get_job(library, job.id).status == "cancelled"
     rec = recordings.get_recording(library.store, rid)
     assert rec.status == "failed" and "cancelled" in (rec.status_message or "")
     assert not [c for c in multiprocessing.active_children() if c.name == "verbatim-transcriber"]
     done_before = recordings.last_segment_end(library.store, rid)
     assert done_before < (rec.duration or 0)
     # Retried, it resumes from the last committed segment and finishes.
-    jobs.retry_job(library, job.id)
+    jobs_worker.retry_job(library, job.id)
     assert recordings.get_recording(library.store, rid).status == "queued"
-    [finished] = jobs.run_pending(library)
+    [finished] = jobs_worker.run_pending(library)
     assert finished.status == "done", finished.message
     text = _text(library, rid).lower()
     assert all(len(re.findall(rf"\b{word}\b", text)) == 1 for _, word in SENTENCES), text
@@ -167,7 +170,7 @@ def test_project_vocabulary_reaches_the_model(library: Library, notes: dict[str,
     _fast_project(library, "Atlas", vocabulary=["Becker", "Chen", "Kestrel"])
     plain = _import(library, notes["vocab"], "Plain")
     named = _import(library, notes["vocab-2"], "Atlas")
-    jobs.run_pending(library)
+    jobs_worker.run_pending(library)
     assert "Kestrel" not in _text(library, plain)  # the control: without the vocabulary it is misheard
     assert "Kestrel" in _text(library, named) and "Becker" in _text(library, named)
 
@@ -179,7 +182,7 @@ def test_language_is_detected_or_the_projects(library: Library, notes: dict[str,
     set_project_options(library, "Deutsch", language="de")
     detected = _import(library, notes["correction"], "Detect")
     forced = _import(library, notes["correction-2"], "Deutsch")
-    finished = jobs.run_pending(library)
+    finished = jobs_worker.run_pending(library)
     assert [j.status for j in finished] == ["done", "done"], [j.message for j in finished]
     first, second = (recordings.get_recording(library.store, r) for r in (detected, forced))
     assert (first.language, first.model) == ("en", "whisper-base")
@@ -192,7 +195,7 @@ def test_missing_audio_fails_the_recording_with_a_message(library: Library, note
     rid = _import(library, notes["vocab"], "Gone")
     rec = recordings.get_recording(library.store, rid)
     (library.data_dir.root / (rec.audio_path or "")).unlink()
-    [job] = jobs.run_pending(library)
+    [job] = jobs_worker.run_pending(library)
     assert job.status == "failed" and "missing" in (job.message or "")
     rec = recordings.get_recording(library.store, rid)
     assert rec.status == "failed" and "missing" in (rec.status_message or "")

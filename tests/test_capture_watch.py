@@ -11,14 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.imports import ImportResult
+from app.ingest.imports import ImportResult
+from app.ingest.watched_folders import FolderWatcher
 from app.library import Library
 from app.settings import WatchedFolder
-from app.watch import FolderWatcher
 from capture.watch import SettleTracker, is_candidate
-from memory import recordings
-from tests.audio_helpers import SELF_CORRECTION, encode, pcm16k, speak
-from tests.cli import run
+from memory.store import recordings
+from tests.support.audio_helpers import SELF_CORRECTION, encode, pcm16k, speak
+from tests.support.cli import run
 
 
 @pytest.fixture(scope="module")

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from app.wer import align, normalise, number_words, ordinal_words, word_error_rate
-from tests.cli import run
+from bench.wer import align, normalise, number_words, ordinal_words, word_error_rate
 from tests.conftest import eval_set, require_models
+from tests.support.cli import run
 
 
 def test_numbers_become_words_on_both_sides() -> None:

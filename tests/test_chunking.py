@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memory.chunking import MAX_WORDS, chunk_segments, chunk_text, count_words
+from memory.search.chunking import MAX_WORDS, chunk_segments, chunk_text, count_words
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ import sys
 
 from app import __version__
 from app.cli import build_parser
-from tests.cli import run
 from tests.conftest import REPO
+from tests.support.cli import run
 
 
 def _top_commands() -> list[str]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from app.consolidation_run import usable_rationale
-from memory import connection_store
-from memory.connections import (
+from app.consolidation.stages import usable_rationale
+from memory.consolidate import connection_store
+from memory.consolidate.connections import (
     PRIOR,
     Candidate,
     SegmentRef,
@@ -16,9 +16,9 @@ from memory.connections import (
     probability,
     template_rationale,
 )
-from memory.store import Store
-from tests.cli import run
+from memory.store.store import Store
 from tests.conftest import eval_set, require_models
+from tests.support.cli import run
 
 
 def _candidate(a_id: int, b_id: int, shared: dict[str, set[str]], **features: float) -> Candidate:

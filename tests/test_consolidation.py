@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from app import jobs
 from app.ask import ask
-from app.consolidation import (
+from app.consolidation.service import (
     assign_stretch,
     consolidate,
     consolidate_recording,
@@ -27,21 +26,22 @@ from app.consolidation import (
     project_digest,
     recording_layers,
 )
-from app.consolidation_run import STAGES, Consolidation
-from app.evals.ask import quote_violations
-from app.imports import import_corpus
+from app.consolidation.stages import STAGES, Consolidation
+from app.ingest.imports import import_corpus
+from app.jobs import worker as jobs_worker
 from app.library import Library
 from app.paths import DataDir
 from app.search import ranking_options, search
-from memory.corrections import list_corrections
-from memory.hits import Hit
-from memory.llm_log import list_calls
-from memory.quotes import normalise
-from memory.recordings import find_recording_by_external_id, get_recording, get_segments
+from bench.evals.ask_eval import quote_violations
+from memory.consolidate.corrections import list_corrections
+from memory.search.hits import Hit
+from memory.store.llm_log import list_calls
+from memory.store.recordings import find_recording_by_external_id, get_recording, get_segments
+from memory.text.quotes import normalise
 from models.errors import CancelledError
-from tests.cli import run
 from tests.conftest import MODELS_DIR, require_models
-from tests.consolidation_corpus import write_corpus
+from tests.support.cli import run
+from tests.support.consolidation_corpus import write_corpus
 
 
 def _rid(library: Library, external_id: str) -> int:
@@ -207,9 +207,9 @@ def test_answers_prefer_the_current_value_and_say_what_it_replaced(notes: Librar
 
 def test_resumes_at_the_next_stage_after_an_interruption(notes: Library) -> None:
     rid = _rid(notes, "linden:2")
-    from memory import consolidation_state
+    from memory.consolidate import state
 
-    consolidation_state.reset(notes.store, rid)
+    state.reset(notes.store, rid)
     calls = iter(range(100))
     with pytest.raises(CancelledError):
         Consolidation(notes, rid, use_model=False, cancelled=lambda: next(calls) >= 3).run()
@@ -221,26 +221,26 @@ def test_resumes_at_the_next_stage_after_an_interruption(notes: Library) -> None
 
 def test_the_job_worker_queues_and_runs_consolidation(notes: Library) -> None:
     rid = _rid(notes, "delta:1")
-    from memory import consolidation_state
+    from memory.consolidate import state
 
-    consolidation_state.reset(notes.store, rid)
+    state.reset(notes.store, rid)
     queued = enqueue_pending(notes)
     assert len(queued) == 1 and enqueue_pending(notes) == []  # one open job per recording
-    [job] = jobs.run_pending(notes, kinds=["consolidate"])
+    [job] = jobs_worker.run_pending(notes, kinds=["consolidate"])
     assert job.status == "done" and job.recording_id == rid, job.message
     assert get_recording(notes.store, rid).status == "consolidated"
 
 
 def test_a_cancelled_consolidation_stays_cancelled_until_retried(notes: Library) -> None:
     rid = _rid(notes, "delta:1")
-    from memory import consolidation_state
+    from memory.consolidate import state
 
-    consolidation_state.reset(notes.store, rid)
+    state.reset(notes.store, rid)
     [job_id] = enqueue_pending(notes)
-    assert jobs.cancel_job(notes, job_id).status == "cancelled"
+    assert jobs_worker.cancel_job(notes, job_id).status == "cancelled"
     assert enqueue_pending(notes) == []  # the feeder does not undo the user's cancel
-    assert jobs.retry_job(notes, job_id).status == "queued"
-    [job] = jobs.run_pending(notes, kinds=["consolidate"])
+    assert jobs_worker.retry_job(notes, job_id).status == "queued"
+    [job] = jobs_worker.run_pending(notes, kinds=["consolidate"])
     assert job.status == "done" and get_recording(notes.store, rid).status == "consolidated"
 
 
@@ -249,7 +249,7 @@ def test_assigning_a_stretch_keeps_it_and_reconsolidates(notes: Library) -> None
     [stretch] = list_stretches(notes, recording_id=rid)
     assigned = assign_stretch(notes, stretch.id)
     assert assigned.status == "assigned" and assigned.project == "Linden Bakery"
-    [job] = jobs.run_pending(notes, kinds=["consolidate"])
+    [job] = jobs_worker.run_pending(notes, kinds=["consolidate"])
     assert job.status == "done", job.message
     assert [s.status for s in list_stretches(notes, recording_id=rid)] == ["assigned"]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests.cli import run
 from tests.conftest import require_models
+from tests.support.cli import run
 
 
 def test_doctor_checks_database_models_audio_disk() -> None:

@@ -16,24 +16,25 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.backup_restore import restore_backup
-from app.consolidation import consolidate, list_connections, list_facts
+from app.backup.export import export_library
+from app.backup.formats import safe_name
+from app.backup.restore import restore_backup
+from app.consolidation.service import consolidate, list_connections, list_facts
 from app.edits import save_edit
-from app.export import export_library, safe_name
-from app.imports import import_corpus, import_files
-from app.indexing import index_pending
+from app.ingest.imports import import_corpus, import_files
+from app.ingest.indexing import index_pending
 from app.library import Library
 from app.paths import DataDir
-from app.projects import list_projects
-from app.recordings import audio_file, list_recordings, list_segments
+from app.project_service import list_projects
+from app.recording_service import audio_file, list_recordings, list_segments
 from app.search import search
-from memory import backup as store_backup
-from memory import consolidation_state as state
+from memory.consolidate import state
+from memory.store import snapshots as store_backup
 from models.errors import InputError
-from tests.audio_helpers import speech_file
-from tests.cli import run
 from tests.conftest import MODELS_DIR, require_models
-from tests.consolidation_corpus import write_corpus
+from tests.support.audio_helpers import speech_file
+from tests.support.cli import run
+from tests.support.consolidation_corpus import write_corpus
 
 HOSTILE_PROJECTS = ("../x", "a/b", "a:b", "CON", "🎙️ Notes")
 HOSTILE_TITLES = (

@@ -8,11 +8,11 @@ from datetime import datetime
 
 import pytest
 
-from memory.corrections import find_corrections
-from memory.doc import Doc
-from memory.entities import doc_entities, sentence_entities
-from memory.facts import hedged_ranges, rule_facts
-from memory.recordings import Segment
+from memory.consolidate.corrections import find_corrections
+from memory.consolidate.facts import hedged_ranges, rule_facts
+from memory.store.recordings import Segment
+from memory.text.doc import Doc
+from memory.text.entities import doc_entities, sentence_entities
 
 MONDAY = datetime(2026, 3, 2, 9, 0)  # a Monday
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 
 from app.consistency import library_problems
-from app.imports import import_files
+from app.ingest.imports import import_files
 from app.library import Library
-from tests.audio_helpers import encode, silence
-from tests.cli import run
+from tests.support.audio_helpers import encode, silence
+from tests.support.cli import run
 
 NOTE = "The lantern budget is far too small.\nCall the glacier museum about insurance.\n"
 

@@ -9,17 +9,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from app.ingest.recording_session import recover_at_start
 from app.library import Library
-from app.recorder import recover_at_start
-from memory import recordings
-from tests.audio_helpers import (
+from memory.store import recordings
+from tests.support.audio_helpers import (
     VirtualMicrophone,
     encode,
     silence,
     speech_file,
     virtual_microphone_fixture,  # noqa: F401
 )
-from tests.fault_helpers import assert_consistent, fill_disk, run_cli, small_disk
+from tests.support.fault_helpers import assert_consistent, fill_disk, run_cli, small_disk
 
 
 @pytest.mark.audio

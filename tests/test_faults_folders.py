@@ -12,17 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from app import transcription
+from app.ingest import transcription
+from app.ingest.recording_session import recover_at_start
 from app.instance_lock import InstanceLock, LibraryInUseError
 from app.library import Library
-from app.projects import set_project_options
-from app.recorder import recover_at_start
+from app.project_service import set_project_options
 from capture.transcripts import read_transcript
-from memory import recordings
-from tests.audio_helpers import speech_file
-from tests.cli import run
+from memory.store import recordings
 from tests.conftest import require_models
-from tests.fault_helpers import (
+from tests.support.audio_helpers import speech_file
+from tests.support.cli import run
+from tests.support.fault_helpers import (
     assert_consistent,
     kill_9,
     read_only_mount,
@@ -94,7 +94,7 @@ def test_read_only_data_folder_reads_and_refuses_writes_with_a_message(tmp_path:
 _ADD_A_PROJECT_AND_WAIT = """
 import time
 from app.library import Library
-from app.projects import add_project
+from app.project_service import add_project
 library = Library.open()  # held open: the kill finds the change still in the WAL
 add_project(library, "Late")
 print("added", flush=True)
@@ -125,7 +125,7 @@ def test_data_folder_with_spaces_and_non_ascii_letters(tmp_path: Path) -> None:
 
 _HOLD_THE_LOCK_LIKE_THE_APP = """
 import sys, time
-from app import transcription
+from app.ingest import transcription
 from app.instance_lock import InstanceLock
 lock = InstanceLock(__import__("pathlib").Path(sys.argv[1]), "the Verbatim app").acquire()
 print("locked", flush=True)
@@ -163,9 +163,9 @@ def test_a_second_app_or_recorder_is_refused_while_readers_work(tmp_path: Path) 
 _WRITER = """
 import sys
 from pathlib import Path
-from app.imports import import_files
+from app.ingest.imports import import_files
 from app.library import Library
-from app.projects import add_project
+from app.project_service import add_project
 library = Library.open()
 prefix, note = sys.argv[1], Path(sys.argv[2])
 print("ready", flush=True)

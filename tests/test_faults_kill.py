@@ -19,16 +19,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app import transcription
-from app.imports import import_files
+from app.ingest import transcription
+from app.ingest.imports import import_files
+from app.ingest.recording_session import recover_at_start
 from app.instance_lock import InstanceLock
 from app.library import Library
-from app.projects import add_project, set_project_options
-from app.recorder import recover_at_start
+from app.project_service import add_project, set_project_options
 from capture.transcripts import read_transcript
-from memory import recordings
-from memory.store import Store, _migrations
-from tests.audio_helpers import (
+from memory.store import recordings
+from memory.store.store import Store, migration_files
+from tests.conftest import require_models
+from tests.support.audio_helpers import (
     VirtualMicrophone,
     encode,
     pcm16k,
@@ -36,9 +37,8 @@ from tests.audio_helpers import (
     speak,
     virtual_microphone_fixture,  # noqa: F401
 )
-from tests.conftest import require_models
-from tests.consolidation_corpus import write_corpus
-from tests.fault_helpers import (
+from tests.support.consolidation_corpus import write_corpus
+from tests.support.fault_helpers import (
     assert_consistent,
     count,
     kill_9,
@@ -127,7 +127,7 @@ def test_kill_9_of_verbatim_record_loses_at_most_two_seconds(
 # --- import ------------------------------------------------------------------------------------------
 _IMPORT_STOPS_AFTER_PLACING_THE_AUDIO = """
 import sys, time
-from app import imports
+from app.ingest import imports
 place = imports.place
 def place_then_wait(*args, **kwargs):
     placed = place(*args, **kwargs)
@@ -160,7 +160,7 @@ def test_kill_9_during_import_then_the_same_import_works(library: Library, long_
 # commits every segment and, after the second commit, stops to be killed (the worker runs on).
 _TRANSCRIBE_THEN_STOP_TO_BE_KILLED = """
 import sys, time
-from app import transcription
+from app.ingest import transcription
 transcription.BATCH_SEGMENTS = 1
 commit = transcription._Session.commit
 def commit_then_wait(self):
@@ -204,8 +204,8 @@ def test_kill_9_during_transcription_resumes_without_duplicates(library: Library
 # --- embedding and indexing --------------------------------------------------------------------------
 _IMPORT_THEN_STOP_TO_BE_KILLED = """
 import sys, time
-from app import indexing
-from memory import index
+from app.ingest import indexing
+from memory.search import index
 indexing.BATCH = 4
 write_chunks = index.write_chunks
 def write_then_wait(*args, **kwargs):
@@ -284,13 +284,13 @@ def test_kill_9_during_consolidation_resumes_to_the_same_facts(tmp_path: Path) -
 
 # --- migration ---------------------------------------------------------------------------------------
 _SLOW_MIGRATION = """
-import memory.store as s
+import memory.store.store as s
 from app.library import Library
-shipped = s._migrations()
+shipped = s.migration_files()
 number = shipped[-1][0] + 1
 slow = (number, f"{number:04d}_slow_test", "CREATE TABLE slow_test AS WITH RECURSIVE c(x) AS"
         " (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 400000000) SELECT sum(x) AS total FROM c;")
-s._migrations = lambda: [*shipped, slow]
+s.migration_files = lambda: [*shipped, slow]
 Library.open().store
 """
 
@@ -306,7 +306,7 @@ def test_kill_9_during_a_migration_leaves_the_old_schema_and_a_copy_that_restore
     [imported] = import_files(library, [long_note], project="Kept")
     data = library.data_dir.root
     library.close()
-    newest = _migrations()[-1][0]
+    newest = migration_files()[-1][0]
     migrating = start_driver(data, _SLOW_MIGRATION)
     wait_until(lambda: _pre_migration_copies(data), "the pre-migration copy", process=migrating)
     time.sleep(0.5)  # the slow migration's transaction is open

@@ -8,18 +8,19 @@ from datetime import datetime
 import numpy as np
 import pytest
 
-from app.indexing import embed_missing, index_pending, index_recording
+from app.ingest.indexing import embed_missing, index_pending, index_recording
 from app.library import Library
 from app.paths import DataDir
 from app.search import search
 from app.settings import Settings
-from memory import index, projects, recordings
-from memory.chunking import chunk_segments
-from memory.recordings import SegmentIn
-from memory.store import Store
+from memory.search import index
+from memory.search.chunking import chunk_segments
+from memory.store import projects, recordings
+from memory.store.recordings import SegmentIn
+from memory.store.store import Store
 from models.catalogue import Role
 from tests.conftest import require_models
-from tests.retrieval_corpus import add_note, build_library
+from tests.support.retrieval_corpus import add_note, build_library
 
 
 def unit(seed: int, dims: int = 8) -> np.ndarray:

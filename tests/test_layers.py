@@ -1,4 +1,5 @@
-"""The core runs without Qt, and the layers only import downwards."""
+"""The core runs without Qt, the layers only import downwards, no module imports itself in a circle,
+private names stay in their module, and the product never imports its measurement tooling."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from pathlib import Path
 
 from tests.conftest import REPO
 
-CORE = ("app", "capture", "memory", "models")
+CORE = ("app", "bench", "capture", "memory", "models")
+PACKAGES = ("app", "bench", "capture", "memory", "models", "ui")
 
 
 def test_importing_the_core_does_not_import_qt() -> None:
@@ -39,13 +41,15 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
-# What each package may import from the project's own packages.
+# What each package may import from the project's own packages. bench/ is tooling beside the
+# product (like tests/): it may use the core, and nothing in the product may import it.
 ALLOWED = {
     "models": {"models"},
     "memory": {"memory", "models"},
     "capture": {"capture", "memory", "models"},
     "app": {"app", "capture", "memory", "models"},
     "ui": {"ui", "app", "models"},
+    "bench": {"bench", "app", "capture", "memory", "models"},
 }
 
 
@@ -75,3 +79,158 @@ def test_sql_lives_only_in_memory() -> None:
         if pattern.search(path.read_text("utf-8"))
     ]
     assert not offenders, offenders
+
+
+# --- the import graph, function-level and TYPE_CHECKING imports included ---------------------------
+
+
+def _module_name(path: Path) -> str:
+    return ".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+
+
+def _project_modules() -> dict[str, Path]:
+    return {_module_name(p): p for package in PACKAGES for p in sorted((REPO / package).rglob("*.py"))}
+
+
+def _import_edges(modules: dict[str, Path]) -> dict[str, set[str]]:
+    """module -> the project modules it imports. `from a.b import c` is an edge to a.b.c when that
+    is a module, else to a.b."""
+
+    def resolve(name: str) -> str | None:
+        parts = name.split(".")
+        for end in range(len(parts), 0, -1):
+            candidate = ".".join(parts[:end])
+            if candidate in modules:
+                return candidate
+        return None
+
+    edges: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found: set[str | None] = set()
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(resolve(alias.name) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found.update(resolve(f"{node.module}.{alias.name}") for alias in node.names)
+        edges[name] = {m for m in found if m is not None and m != name}
+    return edges
+
+
+def _circles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected groups of more than one module (Tarjan), iteratively."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: list[list[str]] = []
+    counter = 0
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    found.append(sorted(group))
+    return found
+
+
+def test_circles_are_found() -> None:
+    edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert _circles(edges) == [["a", "b", "c"]]
+
+
+def test_no_import_circles() -> None:
+    circles = _circles(_import_edges(_project_modules()))
+    assert not circles, "import circles:\n" + "\n".join(" -> ".join(c) for c in circles)
+
+
+# memory's sub-packages in the order they may import each other: each only from those before it.
+MEMORY_ORDER = ("memory.store", "memory.text", "memory.search", "memory.consolidate", "memory.answer")
+
+
+def test_memory_subpackages_import_in_order() -> None:
+    def rank(module: str) -> int | None:
+        return next((i for i, p in enumerate(MEMORY_ORDER) if module.startswith(p + ".")), None)
+
+    problems = []
+    for name, targets in _import_edges(_project_modules()).items():
+        here = rank(name)
+        for target in targets:
+            there = rank(target)
+            if here is not None and there is not None and there > here:
+                problems.append(f"{name} imports {target}")
+    assert not problems, "\n".join(sorted(problems))
+
+
+def _private_imports(path: Path) -> list[str]:
+    """`from x import _name` and `module._name` of a project module, in one product file."""
+    tree = ast.parse(path.read_text("utf-8"))
+    own = set(PACKAGES)
+    bound: set[str] = set()
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in own:
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    found.append(f"{node.lineno}: from {node.module} import {alias.name}")
+                bound.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            bound.update(a.asname or a.name for a in node.names if a.name.split(".")[0] in own)
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in bound
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+        ):
+            found.append(f"{node.lineno}: {node.value.id}.{node.attr}")
+    return found
+
+
+def test_private_names_stay_in_their_module() -> None:
+    problems = [
+        f"{path.relative_to(REPO)}:{line}"
+        for path in _project_modules().values()
+        for line in _private_imports(path)
+    ]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_product_never_imports_its_tooling() -> None:
+    """bench/ (benchmarks, evals) and ui/dev/ (screenshots, demo notes, start-time bench) are beside
+    the product: no product module imports them, at any level."""
+    problems = []
+    for name, targets in _import_edges(_project_modules()).items():
+        if name.startswith(("bench", "ui.dev")):
+            continue
+        problems += [f"{name} imports {t}" for t in targets if t.startswith(("bench", "ui.dev"))]
+    assert not problems, "\n".join(sorted(problems))

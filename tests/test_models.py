@@ -11,9 +11,9 @@ from app.library import Library
 from app.model_status import all_model_status
 from models.catalogue import MINILM, SHIPPED, Role, package_dir
 from models.provision import provision_model
-from tests.cli import run
 from tests.conftest import MODELS_DIR, require_models
-from tests.reference_bert import ReferenceBert
+from tests.support.cli import run
+from tests.support.reference_bert import ReferenceBert
 
 
 @pytest.fixture(autouse=True)

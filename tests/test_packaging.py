@@ -14,7 +14,7 @@ from pathlib import Path
 from models.catalogue import SHIPPED, SMOLLM2, package_dir, shipped_path, source_path
 from models.provision import is_provisioned, provision_model
 from tests.conftest import MODELS_DIR, require_models
-from tests.ui_helpers import WAIT_MS
+from tests.support.ui_helpers import WAIT_MS
 
 
 def _bundle_with(tmp_path: Path, packages: tuple[str, ...]) -> Path:

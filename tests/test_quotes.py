@@ -7,7 +7,7 @@ import random
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from memory.quotes import (
+from memory.text.quotes import (
     MIN_QUOTE_WORDS,
     PassageText,
     SourceSegment,

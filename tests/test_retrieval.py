@@ -6,15 +6,15 @@ from datetime import datetime
 
 import pytest
 
-from app.indexing import index_recording
+from app.ingest.indexing import index_recording
 from app.library import Library
 from app.search import search
-from memory import fts, retrieval
-from memory.hits import Hit
-from memory.ranking import RankingOptions, diversify, fuse, recency_weight
+from memory.search import fts, retrieval
+from memory.search.hits import Hit
+from memory.search.ranking import RankingOptions, diversify, fuse, recency_weight
 from models.errors import InputError, NotFoundError
 from tests.conftest import require_models
-from tests.retrieval_corpus import add_note, build_library
+from tests.support.retrieval_corpus import add_note, build_library
 
 AFTER_ALL = datetime(2026, 6, 1, 9, 0)
 

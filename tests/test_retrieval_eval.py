@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from app.commands.retrieval_eval_cmd import format_report
-from app.evals.common import EvalSet, budget_walk, percentile
-from app.evals.retrieval import score_ranking
-from memory.hits import Hit
+from bench.commands.retrieval_eval_cmd import format_report
+from bench.evals.common import EvalSet, budget_walk, percentile
+from bench.evals.retrieval_eval import score_ranking
+from memory.search.hits import Hit
 from models.errors import InputError
-from tests.cli import run
 from tests.conftest import eval_set, require_models
+from tests.support.cli import run
 
 
 def hit(segment_ids: list[int], words: int) -> Hit:

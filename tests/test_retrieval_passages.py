@@ -5,13 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from memory import index, projects, recordings
-from memory.chunking import chunk_segments, chunk_text
-from memory.passages import stem
-from memory.ranking import RankingOptions
-from memory.recordings import SegmentIn
-from memory.retrieval import Query, Scope, retrieve, vector_candidates
-from memory.store import Store
+from memory.search import index
+from memory.search.chunking import chunk_segments, chunk_text
+from memory.search.passages import stem
+from memory.search.ranking import RankingOptions
+from memory.search.retrieval import Query, Scope, retrieve, vector_candidates
+from memory.store import projects, recordings
+from memory.store.recordings import SegmentIn
+from memory.store.store import Store
 
 DIMS = 8
 FILLER = "the weather was grey and the coffee in the office kitchen tasted of nothing much today again"
@@ -155,7 +156,7 @@ def test_the_binary_first_pass_finds_what_the_exact_search_finds(store: Store) -
 
 
 def test_the_in_memory_binary_pass_follows_new_and_deleted_vectors(store: Store) -> None:
-    from memory import binary_index
+    from memory.search import binary_index
 
     rng = np.random.default_rng(5)
     centres = unit(rng.normal(size=(20, DIMS)))
@@ -184,7 +185,7 @@ def test_the_in_memory_binary_pass_follows_new_and_deleted_vectors(store: Store)
 
 
 def test_a_preloaded_copy_answers_the_first_search(store: Store) -> None:
-    from memory import binary_index
+    from memory.search import binary_index
 
     rid = note(store, [f"{FILLER} preload {i}" for i in range(30)])
     n = len(chunk_segments(recordings.list_segments(store, rid)))

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from app.library import Library
-from memory import index
-from tests.cli import run
+from memory.search import index
 from tests.conftest import require_models
-from tests.retrieval_corpus import NOTES, add_note, build_library
+from tests.support.cli import run
+from tests.support.retrieval_corpus import NOTES, add_note, build_library
 
 
 @pytest.fixture

@@ -20,12 +20,12 @@ from typing import Any
 import pytest
 
 from app.library import Library
-from memory import recordings
+from memory.store import recordings
 from models.consolidation_prompts import FACTS_SYSTEM, fact_messages
 from models.prompts import ANSWER_SYSTEM, CLOSE, OPEN, PromptPassage, answer_messages
-from tests.audio_helpers import speech_file
-from tests.cli import run
 from tests.conftest import MODELS_DIR, REPO, require_models
+from tests.support.audio_helpers import speech_file
+from tests.support.cli import run
 
 # sitecustomize for every interpreter of the pipeline: refuse and record anything network-like.
 _NO_NETWORK_HOOK = """
@@ -58,7 +58,7 @@ from app import logging_setup
 setup = logging_setup.setup_logging
 logging_setup.setup_logging = lambda logs_dir, verbose=False: setup(logs_dir, verbose=True)  # DEBUG
 from app.cli import main
-from app import transcription
+from app.ingest import transcription
 clip, notes, question = sys.argv[1:4]
 steps = [
     ["projects", "add", "Privacy"],

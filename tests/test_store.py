@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from memory.store import Store, _migrations
+from memory.store.store import Store, migration_files
 from models.errors import StoreError
 
 
 def test_fresh_store_has_every_migration_and_is_consistent(store: Store) -> None:
-    assert store.applied_migrations() == [m[0] for m in _migrations()]
+    assert store.applied_migrations() == [m[0] for m in migration_files()]
     assert store.integrity_check() == "ok"
     assert store.scalar("SELECT vec_version()").startswith("v0.1")
     assert store.scalar("PRAGMA foreign_keys") == 1
@@ -67,9 +67,9 @@ def test_copies_the_database_before_migrating(tmp_path: Path, monkeypatch: pytes
     path = tmp_path / "verbatim.db"
     with Store(path) as s:
         s.execute("INSERT INTO projects (name, slug, created_at) VALUES ('Kept', 'kept', 'now')")
-    shipped = _migrations()
+    shipped = migration_files()
     upgrade = (shipped[-1][0] + 1, f"{shipped[-1][0] + 1:04d}_test_upgrade", "CREATE TABLE upgraded (x);")
-    monkeypatch.setattr("memory.store._migrations", lambda: [*shipped, upgrade])
+    monkeypatch.setattr("memory.store.store.migration_files", lambda: [*shipped, upgrade])
     with Store(path) as s:
         assert s.applied_migrations()[-1] == upgrade[0]
         assert s.scalar("SELECT count(*) FROM upgraded") == 0
@@ -85,9 +85,9 @@ def test_a_failing_migration_leaves_the_store_as_it_was(
 ) -> None:
     path = tmp_path / "verbatim.db"
     Store(path).close()
-    shipped = _migrations()
+    shipped = migration_files()
     broken = (shipped[-1][0] + 1, "broken", "CREATE TABLE half (x); SELECT no_such_function();")
-    monkeypatch.setattr("memory.store._migrations", lambda: [*shipped, broken])
+    monkeypatch.setattr("memory.store.store.migration_files", lambda: [*shipped, broken])
     with pytest.raises(StoreError):
         Store(path)
     monkeypatch.undo()

@@ -1,4 +1,4 @@
-"""Keyword search leaves out the commonest words of a query (memory/term_stats.py), on a real store.
+"""Keyword search leaves out the commonest words of a query (memory/search/term_stats.py), on a real store.
 
 A word in more than half of the passages weighs nothing in FTS5's BM25, so leaving it out must not
 change the ranking; a word in fewer passages than the cut is always searched; and a small library,
@@ -12,9 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memory import benchstore, term_stats
-from memory.retrieval import Scope, keyword_candidates
-from memory.store import Store
+from bench import synthetic_store
+from memory.search import term_stats
+from memory.search.retrieval import Scope, keyword_candidates
+from memory.store.store import Store
 
 DIMS = 8
 # Every chunk is five segments drawn from this pool: "meeting" is in nearly every chunk, "beacon"
@@ -34,7 +35,7 @@ def big_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     path = Path(tmp_path_factory.mktemp("terms")) / "terms.db"
     store = Store(path)
     rng = np.random.default_rng(1)
-    benchstore.fill_synthetic(
+    synthetic_store.fill_synthetic(
         store,
         n_chunks=400,
         pool=POOL,

@@ -11,14 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from app import jobs, transcription
-from app.imports import import_files
+from app.ingest import transcription
+from app.ingest.imports import import_files
+from app.jobs import queue
+from app.jobs import worker as jobs_worker
 from app.library import Library
-from app.projects import add_project, set_project_options
-from memory import recordings
-from memory.jobs import list_jobs
-from tests.audio_helpers import MARKED_SENTENCES, encode, pcm16k, speak
+from app.project_service import add_project, set_project_options
+from memory.store import recordings
+from memory.store.jobs import list_jobs
 from tests.conftest import require_models
+from tests.support.audio_helpers import MARKED_SENTENCES, encode, pcm16k, speak
 
 # each sentence has a word heard once, and only there: a resumed pass must neither drop nor repeat it
 SENTENCES = MARKED_SENTENCES[:8] + [m for m in MARKED_SENTENCES if m[1] in ("sandwiches", "garden")]
@@ -45,7 +47,7 @@ def test_closing_the_app_leaves_the_note_queued_and_it_resumes(
     [imported] = import_files(library, [audio], project="Long")
     rid = imported.recording_id or 0
     [job] = list_jobs(library.store)
-    worker = jobs.JobWorker(library, poll_seconds=0.1).start()  # the desktop app's worker
+    worker = jobs_worker.JobWorker(library, poll_seconds=0.1).start()  # the desktop app's worker
     try:
         deadline = time.monotonic() + 120
         while recordings.last_segment_end(library.store, rid) <= 0 and time.monotonic() < deadline:
@@ -55,10 +57,10 @@ def test_closing_the_app_leaves_the_note_queued_and_it_resumes(
     done_before = recordings.last_segment_end(library.store, rid)
     rec = recordings.get_recording(library.store, rid)
     assert 0 < done_before < (rec.duration or 0), "the stop must land mid-file for this test to mean much"
-    assert jobs.get_job(library, job.id).status == "queued"
+    assert queue.get_job(library, job.id).status == "queued"
     assert rec.status == "queued" and "resumes" in (rec.status_message or ""), rec.status_message
     # the next start: the worker takes the job up again and finishes from the last committed segment
-    [finished] = jobs.run_pending(library)
+    [finished] = jobs_worker.run_pending(library)
     assert finished.id == job.id and finished.status == "done", finished.message
     assert recordings.get_recording(library.store, rid).status == "indexed"
     assert recordings.list_segments(library.store, rid)[0].end <= done_before + 0.05  # kept, not redone

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.imports import import_corpus
-from tests.ui_helpers import WAIT_MS, note, window, write_corpus
+from app.ingest.imports import import_corpus
+from tests.support.ui_helpers import WAIT_MS, note, window, write_corpus
 
 __all__ = ["window"]
 
@@ -45,7 +45,7 @@ def _unnamed(root: QWidget) -> list[str]:
 
 
 def test_every_control_has_a_name(window, qtbot) -> None:  # type: ignore[no-untyped-def]
-    from ui.settings_dialog import SettingsDialog
+    from ui.dialogs.settings_dialog import SettingsDialog
 
     assert _unnamed(window) == []
     dialog = SettingsDialog(window.ops, window.library, [], window)

@@ -15,15 +15,15 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from app.consolidation import consolidate, list_connections, list_stretches
-from app.imports import import_corpus
+from app.consolidation.service import consolidate, list_connections, list_stretches
+from app.ingest.imports import import_corpus
 from app.library import Library
 from app.paths import DataDir
-from app.recordings import list_recordings
+from app.recording_service import list_recordings
 from tests.conftest import MODELS_DIR, require_models
-from tests.consolidation_corpus import write_corpus
-from tests.ui_helpers import WAIT_MS, idle, note
-from tests.ui_helpers import write_corpus as write_notes
+from tests.support.consolidation_corpus import write_corpus
+from tests.support.ui_helpers import WAIT_MS, idle, note
+from tests.support.ui_helpers import write_corpus as write_notes
 
 
 @pytest.fixture(scope="module")
@@ -158,7 +158,7 @@ def test_assigning_a_stretch_links_it(win, qtbot) -> None:  # type: ignore[no-un
 @pytest.mark.slow
 def test_a_stored_note_is_consolidated_in_the_background(qtbot, template, _isolated_library) -> None:  # type: ignore[no-untyped-def]
     """The app queues consolidation after a note is stored, shows it with its stage, then redraws."""
-    from ui.jobs_panel import STAGE_WORDS
+    from ui.widgets.jobs_panel import STAGE_WORDS
 
     with _open(qtbot, template, _isolated_library, background=True) as win:
         seen: list[str] = []

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.audio_helpers import SELF_CORRECTION, speak, speech_file, virtual_microphone_fixture
 from tests.conftest import require_models
-from tests.ui_helpers import WAIT_MS, sidebar_names, window
+from tests.support.audio_helpers import SELF_CORRECTION, speak, speech_file, virtual_microphone_fixture
+from tests.support.ui_helpers import WAIT_MS, sidebar_names, window
 
 __all__ = ["virtual_microphone_fixture", "window"]  # fixtures
 

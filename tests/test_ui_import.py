@@ -7,10 +7,10 @@ from pathlib import Path
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
-from app.jobs import JobEvent, enqueue, get_job
-from app.projects import add_project
-from app.recordings import list_recordings
-from tests.ui_helpers import WAIT_MS, note, window, write_corpus
+from app.jobs.queue import JobEvent, enqueue, get_job
+from app.project_service import add_project
+from app.recording_service import list_recordings
+from tests.support.ui_helpers import WAIT_MS, note, window, write_corpus
 
 __all__ = ["window"]
 
@@ -60,7 +60,7 @@ def test_a_drop_with_no_project_asks_for_one_first(window, qtbot, tmp_path) -> N
 
 
 def test_a_watched_folder_imports_what_lands_in_it(window, qtbot, library, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from ui.settings_dialog import SettingsDialog
+    from ui.dialogs.settings_dialog import SettingsDialog
 
     add_project(library, "Harbourline")
     folder = tmp_path / "phone sync"

@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from models.errors import CancelledError, InputError
-from tests.ui_helpers import WAIT_MS
+from tests.support.ui_helpers import WAIT_MS
 
 
 @pytest.fixture

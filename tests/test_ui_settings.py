@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from app.projects import add_project, get_project
-from app.recordings import get_recording
+from app.project_service import add_project, get_project
+from app.recording_service import get_recording
 from models.catalogue import Role
-from tests.ui_helpers import WAIT_MS, note, window, write_corpus
+from tests.support.ui_helpers import WAIT_MS, note, window, write_corpus
 
 __all__ = ["window"]
 
 
 def _dialog(win, qtbot, library):  # type: ignore[no-untyped-def]
-    from app.projects import list_projects
-    from ui.settings_dialog import SettingsDialog
+    from app.project_service import list_projects
+    from ui.dialogs.settings_dialog import SettingsDialog
 
     dialog = SettingsDialog(win.ops, library, list_projects(library), win, current_project="Atlas")
     qtbot.addWidget(dialog)
@@ -53,7 +53,7 @@ def test_a_model_of_the_wrong_kind_is_refused_with_its_reason(window, qtbot, lib
 
 
 def test_a_recovered_recording_is_announced_and_opens(window, qtbot, library, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from app.imports import import_corpus
+    from app.ingest.imports import import_corpus
 
     (result,) = import_corpus(
         library,

@@ -6,8 +6,8 @@ from datetime import date, datetime, timedelta
 
 from PySide6.QtCore import Qt
 
-from memory import projects, recordings
-from tests.ui_helpers import WAIT_MS
+from memory.store import projects, recordings
+from tests.support.ui_helpers import WAIT_MS
 from ui.format import day_label, duration, status_text, week_label
 
 
@@ -32,7 +32,7 @@ def _fill(library, count: int) -> None:  # type: ignore[no-untyped-def]
 
 def test_a_large_timeline_loads_a_page_at_a_time(qtbot, library) -> None:  # type: ignore[no-untyped-def]
     from ui.operations import Operations
-    from ui.timeline_model import PAGE_SIZE, TimelineModel
+    from ui.pages.timeline_model import PAGE_SIZE, TimelineModel
 
     _fill(library, 3 * PAGE_SIZE + 17)
     errors: list[BaseException] = []
@@ -63,7 +63,7 @@ def test_a_large_timeline_loads_a_page_at_a_time(qtbot, library) -> None:  # typ
 
 def test_one_project_only_and_a_reload_keeps_what_was_shown(qtbot, library) -> None:  # type: ignore[no-untyped-def]
     from ui.operations import Operations
-    from ui.timeline_model import TimelineModel
+    from ui.pages.timeline_model import TimelineModel
 
     _fill(library, 30)
     ops = Operations(lambda exc: None)
@@ -94,8 +94,8 @@ def test_words_for_times_and_statuses() -> None:
 
 def test_a_reload_keeps_the_selected_recording(qtbot, library) -> None:  # type: ignore[no-untyped-def]
     from ui.operations import Operations
-    from ui.timeline_model import RECORDING_ROLE, TimelineModel
-    from ui.timeline_view import TimelineView
+    from ui.pages.timeline_model import RECORDING_ROLE, TimelineModel
+    from ui.pages.timeline_view import TimelineView
 
     _fill(library, 40)
     ops = Operations(lambda exc: None)

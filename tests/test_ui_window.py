@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from app.imports import import_corpus
-from app.projects import add_project, list_projects
-from app.recordings import list_recordings
-from tests.ui_helpers import WAIT_MS, note, sidebar_names, window, write_corpus
+from app.ingest.imports import import_corpus
+from app.project_service import add_project, list_projects
+from app.recording_service import list_recordings
+from tests.support.ui_helpers import WAIT_MS, note, sidebar_names, window, write_corpus
 
 __all__ = ["window"]  # the fixture
 

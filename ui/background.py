@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.library import Library
-from app.recordings import Recording, get_recordings
+from app.recording_service import Recording, get_recordings
 from ui.operations import Operations, Progress
 
 if TYPE_CHECKING:  # imported when first used: they pull in audio codecs and numpy, not needed to draw
-    from app.imports import ImportResult
-    from app.jobs import JobWorker
-    from app.watch import FolderWatcher
+    from app.ingest.imports import ImportResult
+    from app.ingest.watched_folders import FolderWatcher
+    from app.jobs.worker import JobWorker
 
 log = logging.getLogger(__name__)
 
@@ -65,15 +65,15 @@ class Background(QObject):
         """Recover, then start the job worker and the watchers; indexing catches up meanwhile."""
 
         def recover() -> StartupReport:
-            from app.jobs import recover_jobs
-            from app.recorder import recover_interrupted
+            from app.ingest.recording_session import recover_interrupted
+            from app.jobs.queue import recover_jobs
 
             report = StartupReport(resumed_jobs=len(recover_jobs(self.library)))
             report.recovered = get_recordings(self.library, recover_interrupted(self.library))
             return report
 
         def recovered(report: StartupReport) -> None:
-            from app.jobs import JobWorker
+            from app.jobs.worker import JobWorker
 
             if report.recovered:
                 self.recovered.emit(report.recovered)
@@ -88,7 +88,7 @@ class Background(QObject):
 
     def index_pending(self) -> None:
         def run(progress: Progress) -> object:
-            from app.indexing import index_pending
+            from app.ingest.indexing import index_pending
 
             return index_pending(self.library, cancelled=progress.cancelled, progress=lambda f: progress(f))
 
@@ -115,7 +115,7 @@ class Background(QObject):
             self.watcher = None
         folders = list(self.library.settings.watched_folders)
         if folders:
-            from app.watch import FolderWatcher
+            from app.ingest.watched_folders import FolderWatcher
 
             self.watcher = FolderWatcher(self.library, folders, on_result=self._relay.relay).start()
 

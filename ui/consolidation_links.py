@@ -1,6 +1,6 @@
 """How the window keeps consolidation visible: the digest follows the chosen project, the
 connections page and its sidebar badge, and every consolidation view redraws when a verdict or an
-assignment is stored or a background consolidation job finishes (the job worker runs them: app.jobs
+assignment is stored or a background consolidation job finishes (the job worker runs them: app.jobs.queue
 feeders queue one after each note is stored; the jobs line shows each with its stage).
 """
 
@@ -10,17 +10,17 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
-from app import recordings as recording_service
-from app.jobs import JobEvent
+from app import recording_service
+from app.jobs.queue import JobEvent
 
 if TYPE_CHECKING:
-    from ui.window import MainWindow
+    from ui.shell import Shell
 
 REFRESHING_KINDS = ("consolidate",)  # jobs whose end changes facts, digest or connections
 
 
 class ConsolidationLinks(QObject):
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: Shell) -> None:
         super().__init__(window)
         self.window = window
         page = window.connections_page

@@ -5,7 +5,7 @@ changed so views redraw, a *task* is long work with progress and cancel. Store w
 single worker thread, in the order it was asked for (the store has one connection and one writer,
 so more threads would only queue on its lock); long tasks (asking a model, importing, provisioning)
 get their own small pool so they never hold up a timeline page. Every callback runs on the main
-thread. Errors go to the callback's `failed`, else to the one error translator (ui/errors.py).
+thread. Errors go to the callback's `failed`, else to the one error translator (ui/error_reporting.py).
 """
 
 from __future__ import annotations

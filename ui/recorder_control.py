@@ -17,7 +17,7 @@ from app.library import Library
 from ui.operations import Operations
 
 if TYPE_CHECKING:  # imported at the first recording: it brings in the audio stack
-    from app.recorder import RecorderService, RecordingSession
+    from app.ingest.recording_session import RecorderService, RecordingSession
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ class RecorderControl(QObject):
     @property
     def service(self) -> RecorderService:
         if self._service is None:
-            from app.recorder import RecorderService
+            from app.ingest.recording_session import RecorderService
 
             self._service = RecorderService(self.library)
         return self._service

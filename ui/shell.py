@@ -23,24 +23,24 @@ from PySide6.QtWidgets import (
 )
 
 from app.library import Library
-from ui.ask_panel import AskPanel
 from ui.background import Background
-from ui.connections_page import ConnectionsPage
-from ui.digest_view import DigestPanel
-from ui.icons import app_icon
-from ui.importer import Importer
-from ui.jobs_panel import JobsPanel
-from ui.notices import NoticeBar
+from ui.dialogs.importer import Importer
 from ui.operations import Operations
-from ui.record_bar import LivePanel, RecordBar, Tray
+from ui.pages.ask_panel import AskPanel
+from ui.pages.connections_page import ConnectionsPage
+from ui.pages.digest_view import DigestPanel
+from ui.pages.recording_view import RecordingView
+from ui.pages.search_page import SearchPage
+from ui.pages.timeline_model import TimelineModel
+from ui.pages.timeline_view import TimelineView
+from ui.pages.welcome import WelcomePage
 from ui.recorder_control import RecorderControl
-from ui.recording_view import RecordingView
-from ui.search_page import SearchPage
-from ui.sidebar import ALL_PROJECTS, ProjectSidebar
 from ui.theme import heading_font
-from ui.timeline_model import TimelineModel
-from ui.timeline_view import TimelineView
-from ui.welcome import WelcomePage
+from ui.widgets.icons import app_icon
+from ui.widgets.jobs_panel import JobsPanel
+from ui.widgets.notices import NoticeBar
+from ui.widgets.record_bar import LivePanel, RecordBar, Tray
+from ui.widgets.sidebar import ALL_PROJECTS, ProjectSidebar
 
 SHORTCUTS = {
     "record": ("Record or stop", "Ctrl+Shift+R"),
@@ -94,6 +94,7 @@ class TimelinePage(QWidget):
 
 class Shell(QMainWindow):
     def build_shell(self, library: Library) -> None:
+        self.library = library
         self.setWindowTitle("Verbatim")
         self.setWindowIcon(app_icon())
         self.resize(1360, 820)
@@ -128,7 +129,18 @@ class Shell(QMainWindow):
         self._build_status_bar()
         self._build_actions()
 
+    # The window (ui/window.py) defines what these do; the parts built here and the links between
+    # them (ui/consolidation_links.py) only need to know that a shell has them.
     def show_error(self, exc: BaseException) -> None:  # the window's translator replaces this
+        raise NotImplementedError
+
+    def show_status(self, text: str) -> None:
+        raise NotImplementedError
+
+    def show_timeline(self) -> None:
+        raise NotImplementedError
+
+    def open_recording(self, recording_id: int, at: float | None = None) -> None:
         raise NotImplementedError
 
     def _build_toolbar(self) -> None:

@@ -19,23 +19,22 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QFileDialog
 
-from app import projects as project_service
-from app import recordings as recording_service
+from app import project_service, recording_service
 from app.library import Library
-from app.projects import Project
+from app.project_service import Project
 from app.readiness import Readiness, check_readiness
-from app.recordings import Recording
+from app.recording_service import Recording
 from models.catalogue import SHIPPED, Role
 from ui.consolidation_links import ConsolidationLinks
-from ui.errors import describe
+from ui.dialogs.importer import importable, local_paths, summarise
+from ui.error_reporting import describe
 from ui.format import duration, short_date
-from ui.importer import importable, local_paths, summarise
 from ui.operations import Progress
 from ui.shell import Shell
-from ui.sidebar import ALL_PROJECTS
+from ui.widgets.sidebar import ALL_PROJECTS
 
 if TYPE_CHECKING:
-    from app.imports import ImportResult
+    from app.ingest.imports import ImportResult
 
 log = logging.getLogger(__name__)
 
@@ -365,7 +364,7 @@ class MainWindow(Shell):
 
     # --- settings ---------------------------------------------------------------------------------------
     def open_settings(self) -> None:
-        from ui.settings_dialog import SettingsDialog
+        from ui.dialogs.settings_dialog import SettingsDialog
 
         dialog = SettingsDialog(
             self.ops,

@@ -1,11 +1,16 @@
 """CLI commands, one module per area. Each module defines `register(groups)` and, optionally,
 `ORDER` (position in `verbatim --help`). Modules are discovered, so adding a command never
-means editing a central list."""
+means editing a central list.
+
+Tools beside the product add commands through the `verbatim.commands` entry point group (the
+bench package adds `verbatim eval ...` and `verbatim bench ...`); the product never imports them,
+and an install without them (the desktop bundle) simply has no such commands."""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import json
 import pkgutil
 import sys
@@ -21,8 +26,8 @@ from app.paths import DataDir
 @dataclass
 class CommandGroups:
     top: Any  # argparse subparsers of `verbatim`
-    eval: Any  # subparsers of `verbatim eval`
-    bench: Any  # subparsers of `verbatim bench`
+    eval: Any = None  # subparsers of `verbatim eval` (made by the bench package)
+    bench: Any = None  # subparsers of `verbatim bench` (made by the bench package)
 
 
 @dataclass
@@ -85,3 +90,11 @@ def command_modules() -> list[ModuleType]:
         if hasattr(module, "register"):
             found.append(module)
     return sorted(found, key=lambda m: (getattr(m, "ORDER", 100), m.__name__))
+
+
+PLUGIN_GROUP = "verbatim.commands"
+
+
+def plugins() -> list[Callable[[Any], None]]:
+    """`register_plugin(top)` of every installed package that adds commands (entry points)."""
+    return [entry.load() for entry in importlib.metadata.entry_points(group=PLUGIN_GROUP)]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -43,7 +42,7 @@ def _backup(args: argparse.Namespace, ctx: CliContext) -> int:
     if not args.out:
         ctx.print("name the backup file with --out FILE (or use --daily)")
         return 2
-    from app.backup import create_backup
+    from app.backup.create import create_backup
 
     report = create_backup(
         ctx.library,
@@ -66,7 +65,7 @@ def _backup(args: argparse.Namespace, ctx: CliContext) -> int:
 
 
 def _daily(args: argparse.Namespace, ctx: CliContext) -> int:
-    from app.backup_daily import daily_backups, daily_path, make_daily_backup
+    from app.backup.daily import daily_backups, daily_path, make_daily_backup
 
     report = make_daily_backup(ctx.library)
     kept = [str(p) for p in daily_backups(ctx.library)]
@@ -97,7 +96,7 @@ def _set_daily_keep(args: argparse.Namespace, ctx: CliContext) -> int:
 
 
 def _restore(args: argparse.Namespace, ctx: CliContext) -> int:
-    from app.backup_restore import restore_backup
+    from app.backup.restore import restore_backup
 
     target = Path(args.into) if args.into else ctx.data_dir.root
     report = restore_backup(
@@ -117,7 +116,7 @@ def _restore(args: argparse.Namespace, ctx: CliContext) -> int:
 
 
 def _export(args: argparse.Namespace, ctx: CliContext) -> int:
-    from app.export import export_library
+    from app.backup.export import export_library
 
     report = export_library(
         ctx.library,
@@ -137,33 +136,7 @@ def _export(args: argparse.Namespace, ctx: CliContext) -> int:
     return 0
 
 
-def _bench(args: argparse.Namespace, ctx: CliContext) -> int:
-    from app.backup_bench import run_bench
-
-    say = (lambda line: None) if args.json else ctx.print
-    result = run_bench(
-        recordings=args.recordings,
-        audio_files=args.audio_files,
-        minutes=args.minutes,
-        work=Path(args.work) if args.work else None,
-        say=say,
-    )
-    if args.json:
-        ctx.print_json(result)
-    else:
-        ctx.print(json.dumps(result, indent=2))
-    return 0
-
-
 def register(groups: CommandGroups) -> None:
-    p = groups.bench.add_parser("backup", help="backup, restore and export time and size vs a plain copy")
-    p.add_argument("--recordings", type=int, default=1000, help="recordings of 100 segments (default 1000)")
-    p.add_argument("--audio-files", type=int, default=40, help="audio files (default 40)")
-    p.add_argument("--minutes", type=float, default=30.0, help="minutes of FLAC audio each (default 30)")
-    p.add_argument("--work", metavar="DIR", help="scratch folder (default: the system's temp folder)")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(handler=_bench)
-
     p = groups.top.add_parser(
         "backup", help="the whole library (database, audio, settings) in one checked file"
     )

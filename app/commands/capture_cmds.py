@@ -9,20 +9,21 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app import jobs as app_jobs
 from app.commands import CliContext, CommandGroups
-from app.imports import ImportResult, import_corpus, import_files
+from app.ingest.imports import ImportResult, import_corpus, import_files
+from app.ingest.recording_session import RecorderService, RecordingSession, recover_at_start
+from app.ingest.watched_folders import FolderWatcher, add_watched_folder, import_if_new, remove_watched_folder
 from app.instance_lock import InstanceLock
-from app.jobs import JobEvent
+from app.jobs import queue as jobs_queue
+from app.jobs import worker as jobs_worker
+from app.jobs.queue import JobEvent
 from app.library import Library
-from app.recorder import RecorderService, RecordingSession, recover_at_start
 from app.settings import WatchedFolder
-from app.watch import FolderWatcher, add_watched_folder, import_if_new, remove_watched_folder
 from capture.corpus import looks_like_corpus
 from capture.devices import list_input_devices
 from capture.watch import is_candidate
-from memory import recordings
-from memory.projects import get_project
+from memory.store import recordings
+from memory.store.projects import get_project
 from models.errors import InputError
 
 ORDER = 20
@@ -62,12 +63,12 @@ class Status:
             self.done()
 
 
-def _transcribe_now(library: Library, recording_ids: list[int], quiet: bool) -> list[app_jobs.Job]:
+def _transcribe_now(library: Library, recording_ids: list[int], quiet: bool) -> list[jobs_queue.Job]:
     if not recording_ids:
         return []
     status = Status(not quiet)
     try:
-        return app_jobs.run_pending(
+        return jobs_worker.run_pending(
             library, kinds=[TRANSCRIBE], recording_ids=recording_ids, on_event=status.job_event
         )
     finally:
@@ -178,13 +179,13 @@ def _watch(args: argparse.Namespace, ctx: CliContext) -> int:
                 library,
                 [
                     j.recording_id
-                    for j in app_jobs.list_jobs(library, include_finished=False)
+                    for j in jobs_queue.list_jobs(library, include_finished=False)
                     if j.recording_id
                 ],
                 args.json,
             )
         return 0
-    worker = None if args.no_transcribe else app_jobs.JobWorker(library, kinds=[TRANSCRIBE]).start()
+    worker = None if args.no_transcribe else jobs_worker.JobWorker(library, kinds=[TRANSCRIBE]).start()
 
     def imported(result: ImportResult) -> None:
         show(result)

@@ -1,5 +1,4 @@
-"""`verbatim consolidate`, `facts`, `corrections`, `connections`, `digest`, `stretches`, and
-`verbatim eval consolidation`."""
+"""`verbatim consolidate`, `facts`, `corrections`, `connections`, `digest` and `stretches`."""
 
 from __future__ import annotations
 
@@ -24,7 +23,7 @@ def _clock(seconds: float) -> str:
 
 
 def _consolidate(args: argparse.Namespace, ctx: CliContext) -> int:
-    from app.consolidation import consolidate
+    from app.consolidation.service import consolidate
 
     if args.recording_ids and args.all:
         raise InputError("give recording ids or --all, not both")
@@ -59,7 +58,7 @@ def _consolidate(args: argparse.Namespace, ctx: CliContext) -> int:
 
 
 def _facts(args: argparse.Namespace, ctx: CliContext) -> int:
-    from app.consolidation import list_facts
+    from app.consolidation.service import list_facts
 
     found = list_facts(
         ctx.library,
@@ -83,7 +82,7 @@ def _facts(args: argparse.Namespace, ctx: CliContext) -> int:
 
 
 def _corrections(args: argparse.Namespace, ctx: CliContext) -> int:
-    from memory.corrections import list_corrections
+    from memory.consolidate.corrections import list_corrections
 
     found = list_corrections(ctx.library.store, recording_id=args.recording_id)
     if args.json:
@@ -97,7 +96,7 @@ def _corrections(args: argparse.Namespace, ctx: CliContext) -> int:
 
 
 def _connections(args: argparse.Namespace, ctx: CliContext) -> int:
-    from app.consolidation import list_connections
+    from app.consolidation.service import list_connections
 
     found = list_connections(ctx.library, project=args.project, include_dismissed=args.all)
     if args.json:
@@ -116,7 +115,7 @@ def _connections(args: argparse.Namespace, ctx: CliContext) -> int:
 
 
 def _verdict(args: argparse.Namespace, ctx: CliContext) -> int:
-    from app.consolidation import connection_verdict
+    from app.consolidation.service import connection_verdict
 
     c = connection_verdict(ctx.library, args.connection_id, args.verdict)
     if args.json:
@@ -127,7 +126,7 @@ def _verdict(args: argparse.Namespace, ctx: CliContext) -> int:
 
 
 def _digest(args: argparse.Namespace, ctx: CliContext) -> int:
-    from app.consolidation import project_digest
+    from app.consolidation.service import project_digest
 
     items = project_digest(ctx.library, args.project)
     if args.json:
@@ -156,7 +155,7 @@ def _digest(args: argparse.Namespace, ctx: CliContext) -> int:
 
 
 def _stretches(args: argparse.Namespace, ctx: CliContext) -> int:
-    from app.consolidation import assign_stretch, dismiss_stretch, list_stretches
+    from app.consolidation.service import assign_stretch, dismiss_stretch, list_stretches
 
     if args.assign:
         if len(args.assign) > 2 or not args.assign[0].isdigit():
@@ -182,21 +181,6 @@ def _stretches(args: argparse.Namespace, ctx: CliContext) -> int:
         )
         ctx.print(f"     {s.text[:300]}")
     return 0
-
-
-def _eval(args: argparse.Namespace, ctx: CliContext) -> int:
-    from app.evals.consolidation import evaluate_consolidation, format_report
-
-    report = evaluate_consolidation(
-        Path(args.set_dir),
-        like=ctx.library,
-        audio=args.audio,
-        use_model=not args.no_llm,
-        model_path=Path(args.model) if args.model else None,
-        with_ask=args.ask,
-        keep=Path(args.keep_store) if args.keep_store else None,
-    )
-    return ctx.report(report, args.json, format_report)
 
 
 def register(groups: CommandGroups) -> None:
@@ -251,41 +235,3 @@ def register(groups: CommandGroups) -> None:
     a.add_argument("--all", action="store_true", help="include dismissed stretches")
     a.add_argument("--json", action="store_true")
     a.set_defaults(handler=_stretches)
-
-    a = groups.eval.add_parser("consolidation", help="self-corrections, superseded facts, connections, traps")
-    a.add_argument("set_dir", metavar="SET_DIR", help="a scenario set with corpus.jsonl and key.json")
-    a.add_argument("--audio", action="store_true", help="import the audio and transcribe it (slow)")
-    a.add_argument("--no-llm", action="store_true", help="rules only")
-    a.add_argument("--model", metavar="PATH", help="a GGUF chat model instead of the configured one")
-    a.add_argument(
-        "--ask", action="store_true", help="also ask the latest-value and self-correction questions"
-    )
-    a.add_argument("--keep-store", metavar="DIR", help="build the store in DIR and reuse it")
-    a.add_argument("--json", action="store_true")
-    a.set_defaults(handler=_eval)
-    register_bench(groups)
-
-
-def _bench(args: argparse.Namespace, ctx: CliContext) -> int:
-    from app.evals.consolidation_bench import format_bench, run_bench
-
-    report = run_bench(
-        like=ctx.library,
-        set_dir=Path(args.set_dir),
-        long_source=Path(args.long_source),
-        minutes=args.minutes,
-        model_path=Path(args.model) if args.model else None,
-    )
-    return ctx.report(report, args.json, format_bench)
-
-
-def register_bench(groups: CommandGroups) -> None:
-    a = groups.bench.add_parser("consolidation", help="time to consolidate a long note, stage by stage")
-    a.add_argument("set_dir", metavar="SET_DIR", help="notes of other projects (a corpus.jsonl folder)")
-    a.add_argument(
-        "long_source", metavar="CORPUS", help="a corpus.jsonl whose longest recording is cut to size"
-    )
-    a.add_argument("--minutes", type=float, default=60.0)
-    a.add_argument("--model", metavar="PATH", help="a GGUF chat model instead of the configured one")
-    a.add_argument("--json", action="store_true")
-    a.set_defaults(handler=_bench)

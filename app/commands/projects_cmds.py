@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from app import projects as p
+from app import project_service as p
 from app.commands import CliContext, CommandGroups
 
 ORDER = 10

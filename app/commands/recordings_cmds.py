@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from app import jobs as app_jobs
 from app.commands import CliContext, CommandGroups
 from app.commands.capture_cmds import Status, clock
-from app.recorder import recover_at_start
-from memory import live, recordings
-from memory.projects import get_project
+from app.ingest.recording_session import recover_at_start
+from app.jobs import queue as jobs_queue
+from app.jobs import worker as jobs_worker
+from memory.store import live_transcript, recordings
+from memory.store.projects import get_project
 
 ORDER = 21
 
@@ -40,7 +41,7 @@ def _transcript(args: argparse.Namespace, ctx: CliContext) -> int:
     store = ctx.library.store
     rec = recordings.get_recording(store, args.recording_id)
     segments = recordings.list_segments(store, rec.id)
-    provisional = "" if segments else live.live_text(store, rec.id)
+    provisional = "" if segments else live_transcript.live_text(store, rec.id)
     if args.json:
         items = [s.to_json() | ({"text": s.raw_text} if args.raw else {}) for s in segments]
         ctx.print_json(
@@ -62,7 +63,7 @@ def _transcript(args: argparse.Namespace, ctx: CliContext) -> int:
 
 
 def _jobs(args: argparse.Namespace, ctx: CliContext) -> int:
-    found = app_jobs.list_jobs(ctx.library, include_finished=not args.open, limit=args.limit)
+    found = jobs_queue.list_jobs(ctx.library, include_finished=not args.open, limit=args.limit)
     if args.json:
         ctx.print_json({"jobs": [j.to_json() for j in found]})
         return 0
@@ -84,7 +85,7 @@ def _jobs_run(args: argparse.Namespace, ctx: CliContext) -> int:
         ctx.print(f"recovered interrupted recordings: {', '.join(map(str, recovered))}")
     status = Status(not args.json)
     try:
-        finished = app_jobs.run_pending(library, on_event=status.job_event)
+        finished = jobs_worker.run_pending(library, on_event=status.job_event)
     finally:
         status.done()
     if args.json:
@@ -101,13 +102,13 @@ def _jobs_run(args: argparse.Namespace, ctx: CliContext) -> int:
 
 
 def _jobs_cancel(args: argparse.Namespace, ctx: CliContext) -> int:
-    job = app_jobs.cancel_job(ctx.library, args.job_id)
+    job = jobs_worker.cancel_job(ctx.library, args.job_id)
     ctx.print(f"job {job.id}: " + ("cancelled" if job.status == "cancelled" else "asked to stop"))
     return 0
 
 
 def _jobs_retry(args: argparse.Namespace, ctx: CliContext) -> int:
-    job = app_jobs.retry_job(ctx.library, args.job_id)
+    job = jobs_worker.retry_job(ctx.library, args.job_id)
     ctx.print(f"job {job.id}: queued again (run it with 'verbatim jobs run')")
     return 0
 

@@ -6,10 +6,10 @@ import argparse
 import sys
 
 from app.commands import CliContext, CommandGroups
-from app.indexing import index_pending
+from app.ingest.indexing import index_pending
 from app.search import search
-from memory.clock import parse_time
-from memory.index import index_stats
+from memory.search.index import index_stats
+from memory.store.clock import parse_time
 
 ORDER = 30
 

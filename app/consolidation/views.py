@@ -1,0 +1,62 @@
+"""What the desktop app's consolidation panels read, each in one call (built on app.consolidation.service).
+
+- `recording_panel(library, recording_id)`: a recording's facts, self-corrections, connections and
+  off-project stretches, with what replaced each superseded fact and where each correction was said.
+- `new_connections(library)`: connections nobody has accepted or dismissed yet, newest first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from app.consolidation.service import RecordingLayers, list_connections, list_facts, recording_layers
+from app.library import Library
+from app.recording_service import list_segments
+from memory.consolidate.connection_store import Connection, Side
+from memory.consolidate.corrections import StoredCorrection
+from memory.consolidate.digest import DigestItem
+from memory.consolidate.facts import Fact
+from memory.consolidate.stretches import Stretch
+
+__all__ = [  # the types too: the window reads them from here, never from memory/
+    "Connection",
+    "DigestItem",
+    "Fact",
+    "RecordingPanel",
+    "Side",
+    "StoredCorrection",
+    "Stretch",
+    "new_connections",
+    "recording_panel",
+]
+
+
+@dataclass
+class RecordingPanel:
+    layers: RecordingLayers
+    replaced_by: dict[int, Fact] = field(default_factory=dict)  # superseded fact id -> its successor
+    segment_starts: dict[int, float] = field(default_factory=dict)  # segment id -> second it starts
+
+
+def recording_panel(library: Library, recording_id: int) -> RecordingPanel:
+    layers = recording_layers(library, recording_id)
+    panel = RecordingPanel(layers)
+    successors = {f.superseded_by for f in layers.facts if f.superseded_by is not None}
+    if successors:  # validity is resolved per project, so a successor is a fact of the same project
+        for project in {f.project for f in layers.facts if f.superseded_by is not None}:
+            for fact in list_facts(library, project=project):
+                if fact.id in successors:
+                    panel.replaced_by.update({f.id: fact for f in layers.facts if f.superseded_by == fact.id})
+    if layers.corrections:
+        panel.segment_starts = {s.id: s.start for s in list_segments(library, recording_id)}
+    return panel
+
+
+def _newest(c: Connection) -> tuple[str, str, int]:
+    return (max(c.a.spoken_at, c.b.spoken_at), c.created_at, c.id)
+
+
+def new_connections(library: Library, *, project: str | None = None) -> list[Connection]:
+    """Undecided connections, newest first (by the later of their two notes)."""
+    found = [c for c in list_connections(library, project=project) if c.verdict is None]
+    return sorted(found, key=_newest, reverse=True)

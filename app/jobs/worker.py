@@ -1,0 +1,169 @@
+"""What runs the job queue: `run_pending` in the calling thread (the CLI), `JobWorker` on a background
+thread (the desktop app), each change reported through a callback. The runner of each kind comes from
+the table in app/jobs/kinds.py.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+
+from app.jobs.kinds import KINDS
+from app.jobs.queue import EventCallback, JobContext, JobEvent, worker_id
+from app.library import Library
+from memory.store import jobs as store_jobs
+from memory.store.jobs import Job
+from models.errors import CancelledError, InputError, VerbatimError
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_SECONDS = 15.0
+
+__all__ = ["JobWorker", "cancel_job", "retry_job", "run_job", "run_pending"]
+
+
+def _feed(library: Library, kinds: Sequence[str] | None) -> None:
+    for name, kind in list(KINDS.items()):
+        if kind.feeder is not None and (kinds is None or name in kinds):
+            kind.feeder(library)
+
+
+def cancel_job(library: Library, job_id: int) -> Job:
+    """Cancel a queued job at once, or ask the process running it to stop."""
+    job = store_jobs.request_cancel(library.store, job_id)
+    kind = KINDS.get(job.kind)
+    if job.status == "cancelled" and kind is not None and kind.on_cancel is not None:
+        kind.on_cancel(library, job)
+    return job
+
+
+def retry_job(library: Library, job_id: int) -> Job:
+    job = store_jobs.requeue(library.store, job_id)
+    kind = KINDS.get(job.kind)
+    if kind is not None and kind.on_requeue is not None:
+        kind.on_requeue(library, job)
+    return job
+
+
+def _heartbeat(library: Library, job_id: int, done: threading.Event) -> None:
+    while not done.wait(HEARTBEAT_SECONDS):
+        try:
+            store_jobs.heartbeat(library.store, job_id)
+        except VerbatimError as exc:
+            log.warning("job %s heartbeat failed: %s", job_id, exc.message)
+
+
+def run_job(
+    library: Library, job: Job, *, stop: threading.Event | None = None, on_event: EventCallback | None = None
+) -> Job:
+    """Run one claimed job to its end (done, failed, cancelled, or released when stopping)."""
+    stop = stop or threading.Event()
+    kind = KINDS.get(job.kind)
+    context = JobContext(library, job, stop, on_event)
+    done = threading.Event()
+    threading.Thread(
+        target=_heartbeat, args=(library, job.id, done), daemon=True, name=f"job-{job.id}-heartbeat"
+    ).start()
+    try:
+        if kind is None:
+            raise InputError(f"no runner for jobs of kind {job.kind!r}")
+        message = kind.runner(library, job, context)
+        store_jobs.finish(library.store, job.id, "done", message)
+    except CancelledError as exc:
+        if context.user_cancelled:
+            store_jobs.finish(library.store, job.id, "cancelled", exc.message)
+        else:  # the app is closing: the job resumes at the next start
+            store_jobs.release(library.store, job.id, "paused while Verbatim was closed")
+    except VerbatimError as exc:
+        store_jobs.finish(library.store, job.id, "failed", str(exc))
+    except Exception as exc:  # a bug: the job fails with a message, the worker carries on
+        log.exception("job %s (%s) failed", job.id, job.kind)
+        store_jobs.finish(library.store, job.id, "failed", f"unexpected error: {exc}")
+    except KeyboardInterrupt:  # Ctrl+C in the terminal: the job resumes at the next run
+        store_jobs.release(library.store, job.id, "interrupted; resumes with 'verbatim jobs run'")
+        raise
+    finally:
+        done.set()
+    final = store_jobs.get_job(library.store, job.id)
+    if on_event is not None:
+        on_event(
+            JobEvent(
+                final.id, final.kind, final.recording_id, final.status, final.progress, None, final.message
+            )
+        )
+    return final
+
+
+def run_pending(
+    library: Library,
+    *,
+    kinds: Sequence[str] | None = None,
+    recording_ids: Sequence[int] | None = None,
+    stop: threading.Event | None = None,
+    on_event: EventCallback | None = None,
+) -> list[Job]:
+    """Run queued jobs in this thread until none is left (or `stop` is set). Returns them, finished."""
+    stop = stop or threading.Event()
+    finished = []
+    while not stop.is_set():
+        job = store_jobs.claim_next(
+            library.store, worker=worker_id(), kinds=kinds, recording_ids=recording_ids
+        )
+        if job is None:
+            break
+        if on_event is not None:
+            on_event(JobEvent(job.id, job.kind, job.recording_id, "running", job.progress))
+        finished.append(run_job(library, job, stop=stop, on_event=on_event))
+    return finished
+
+
+class JobWorker:
+    """Runs queued jobs on a background thread until stopped; `wake()` after enqueueing."""
+
+    def __init__(
+        self,
+        library: Library,
+        *,
+        kinds: Sequence[str] | None = None,
+        on_event: EventCallback | None = None,
+        poll_seconds: float = 2.0,
+    ) -> None:
+        self.library = library
+        self.kinds = kinds
+        self.on_event = on_event
+        self.poll_seconds = poll_seconds
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> JobWorker:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._loop, daemon=True, name="verbatim-jobs")
+            self._thread.start()
+        return self
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                _feed(self.library, self.kinds)
+                run_pending(self.library, kinds=self.kinds, stop=self._stop, on_event=self.on_event)
+            except VerbatimError as exc:  # e.g. the store is busy: try again at the next poll
+                log.warning("job worker: %s", exc.message)
+            self._wake.wait(self.poll_seconds)
+            self._wake.clear()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop after the running job is interrupted; it goes back to the queue and resumes later."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()

@@ -1,0 +1,322 @@
+"""`verbatim eval consolidation`: self-corrections, superseded facts and connections against a
+scenario set's answer key (key.json, format in the eval README), and inference traps stated.
+
+A fresh library is built through the normal import path (the transcripts, or with `audio` the
+audio files, transcribed), every recording is consolidated oldest first, and each reported item is
+matched to the key by quote overlap in the same recording: two quotes overlap when they cover a
+common stretch of the recording's words (see Locator; with audio, the key's quotes are placed
+where most of their words are in the transcript).
+- self_corrections: a detected correction matches when its taken-back and its correcting words
+  both overlap the key item's quote.
+- superseded: a (superseded fact, superseding fact) pair matches when each quote overlaps the key's
+  old and new quote, in the key's notes.
+- connections: both passages overlap the key's two quotes (either way round).
+- traps_stated: key inference traps whose quote a stated fact's quote overlaps (goal: none).
+With `with_ask`, the set's latest-value and self-correction questions are asked too.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from app.consolidation.service import consolidate, list_connections
+from app.ingest.imports import import_files
+from app.jobs.worker import run_pending
+from app.library import Library
+from app.paths import DataDir
+from app.settings import Settings
+from bench.evals.common import EvalSet, temporary_library
+from memory.consolidate.corrections import list_corrections
+from memory.consolidate.fact_store import list_facts
+from memory.store import recordings
+from memory.text.quotes import normalise
+from models.catalogue import Role
+from models.errors import InputError
+
+FUZZY_SHARE = 0.5  # a quote not verbatim in the transcript (audio): where half its words are
+
+
+class Locator:
+    """Where a quote sits in a recording's words (normalised word positions), so that two quotes
+    overlap when they cover a common stretch of the recording. A quote that is not verbatim (a
+    transcription's spelling) is placed where the most of its words are, if at least half are."""
+
+    def __init__(self, library: Library) -> None:
+        self.store = library.store
+        self.words: dict[int, list[str]] = {}
+
+        self.offsets: dict[int, int] = {}  # segment id → its first word's position in the recording
+
+    def _words(self, recording_id: int) -> list[str]:
+        if recording_id not in self.words:
+            words: list[str] = []
+            for segment in recordings.list_segments(self.store, recording_id):
+                self.offsets[segment.id] = len(words)
+                words += normalise(segment.raw_text).split()
+            self.words[recording_id] = words
+        return self.words[recording_id]
+
+    def span(self, recording_id: int, quote: str, segment_id: int | None = None) -> tuple[int, int] | None:
+        words, wanted = self._words(recording_id), normalise(quote).split()
+        n = len(wanted)
+        if not n or n > len(words):
+            return None
+        first = self.offsets.get(segment_id, 0) if segment_id is not None else 0
+        for i in list(range(first, len(words) - n + 1)) + list(range(0, first)):
+            if words[i : i + n] == wanted:
+                return i, i + n
+        best, at = 0, -1
+        for i in range(len(words) - n + 1):
+            shared = sum(1 for a, b in zip(words[i : i + n], wanted, strict=True) if a == b) or len(
+                set(words[i : i + n]) & set(wanted)
+            )
+            if shared > best:
+                best, at = shared, i
+        return (at, at + n) if best >= FUZZY_SHARE * n else None
+
+    def overlaps(self, recording_id: int, a: str, b: str, segment_id: int | None = None) -> bool:
+        """Whether quote `a` (reported, found from `segment_id` on) and key quote `b` overlap."""
+        sa, sb = self.span(recording_id, a, segment_id), self.span(recording_id, b)
+        return sa is not None and sb is not None and sa[0] < sb[1] and sb[0] < sa[1]
+
+
+def _pr(reported: int, matched_reported: int, key: int, matched_key: int) -> dict[str, float | int]:
+    return {
+        "precision": round(matched_reported / reported, 4) if reported else 0.0,
+        "recall": round(matched_key / key, 4) if key else 0.0,
+        "reported": reported,
+        "key": key,
+    }
+
+
+def score(library: Library, key: dict[str, Any], notes: dict[int, str]) -> dict[str, Any]:
+    """Match what consolidation reported against the key. `notes`: recording id → key note id."""
+    store = library.store
+    locate = Locator(library)
+
+    def overlaps(recording_id: int, a: str, b: str, segment_id: int | None = None) -> bool:
+        return locate.overlaps(recording_id, a, b, segment_id)
+
+    corrections = [c for c in list_corrections(store) if c.recording_id in notes]
+    sc = key.get("self_corrections", [])
+
+    def corr_match(c: Any, k: dict[str, Any]) -> bool:
+        rid = c.recording_id
+        return (
+            notes[rid] == k["note"]
+            and overlaps(rid, c.wrong_text, k["quote"], c.wrong_segment_id)
+            and overlaps(rid, c.right_text, k["quote"], c.right_segment_id)
+        )
+
+    facts = [f for f in list_facts(store, include_restatements=True) if f.recording_id in notes]
+    by_id = {f.id: f for f in facts}
+    pairs = [(f, by_id[f.superseded_by]) for f in facts if f.superseded_by in by_id]
+    ss = key.get("superseded", [])
+
+    def side(f: Any, k: dict[str, Any]) -> bool:
+        return notes[f.recording_id] == k["note"] and overlaps(
+            f.recording_id, f.quote, k["quote"], f.segment_ids[0]
+        )
+
+    def pair_match(p: Any, k: dict[str, Any]) -> bool:
+        return side(p[0], k["old"]) and side(p[1], k["new"])
+
+    links = [c for c in list_connections(library) if c.a.recording_id in notes and c.b.recording_id in notes]
+    cx = key.get("connections", [])
+
+    def link_side(s: Any, k: dict[str, Any]) -> bool:
+        return notes[s.recording_id] == k["note"] and overlaps(
+            s.recording_id, s.quote, k["quote"], s.segment_ids[0]
+        )
+
+    def link_match(c: Any, k: dict[str, Any]) -> bool:
+        return (link_side(c.a, k["a"]) and link_side(c.b, k["b"])) or (
+            link_side(c.a, k["b"]) and link_side(c.b, k["a"])
+        )
+
+    traps = key.get("inference_traps", [])
+    stated = [f for f in facts if f.kind == "stated"]
+    surfaced = [t["id"] for t in traps if any(side(f, t) for f in stated)]
+    return {
+        "self_corrections": _pr(
+            len(corrections), sum(any(corr_match(c, k) for k in sc) for c in corrections),
+            len(sc), sum(any(corr_match(c, k) for c in corrections) for k in sc),
+        ),
+        "superseded": _pr(
+            len(pairs), sum(any(pair_match(p, k) for k in ss) for p in pairs),
+            len(ss), sum(any(pair_match(p, k) for p in pairs) for k in ss),
+        ),
+        "connections": _pr(
+            len(links), sum(any(link_match(c, k) for k in cx) for c in links),
+            len(cx), sum(any(link_match(c, k) for c in links) for k in cx),
+        ),
+        "traps_stated": len(surfaced),
+        "traps_surfaced": surfaced,
+        "missed": {
+            "self_corrections": [k["id"] for k in sc if not any(corr_match(c, k) for c in corrections)],
+            "superseded": [k["id"] for k in ss if not any(pair_match(p, k) for p in pairs)],
+            "connections": [k["id"] for k in cx if not any(link_match(c, k) for c in links)],
+        },
+        "facts": len([f for f in facts if f.restates is None]),
+    }  # fmt: skip
+
+
+@contextmanager
+def _audio_library(eval_set: EvalSet, like: Library | None) -> Iterator[tuple[Library, dict[int, str]]]:
+    """A fresh library holding the set's audio, imported and transcribed as a user's would be."""
+    root = Path(tempfile.mkdtemp(prefix=f"verbatim-eval-audio-{eval_set.name}-"))
+    models_dir = like.data_dir.models_dir if like else DataDir.resolve().models_dir
+    data_dir = DataDir(root.resolve(), models_dir)
+    data_dir.ensure()
+    Settings(models=dict(like.settings.models) if like else {}).save(data_dir.settings_path)
+    library = Library(data_dir)
+    try:
+        notes: dict[int, str] = {}
+        for line in eval_set.corpus.read_text("utf-8").splitlines():
+            if not line.strip():
+                continue
+            item = json.loads(line)
+            audio = eval_set.path / "audio" / f"{item['id']}.wav"
+            if not audio.is_file():
+                raise InputError(f"{audio} is missing", fix="run without --audio")
+            [result] = import_files(library, [audio], project=item["project"], spoken_at=item["spoken_at"])
+            if result.recording_id is None:
+                raise InputError(f"{audio.name} failed to import: {result.message}")
+            notes[result.recording_id] = item["id"]
+        run_pending(library, kinds=["transcribe"])
+        yield library, notes
+    finally:
+        library.close()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def evaluate_consolidation(
+    set_dir: Path,
+    *,
+    like: Library | None = None,
+    audio: bool = False,
+    use_model: bool = True,
+    model_path: Path | None = None,
+    with_ask: bool = False,
+    keep: Path | None = None,
+) -> dict[str, Any]:
+    eval_set = EvalSet.open(set_dir)
+    key_path = eval_set.path / "key.json"
+    if not key_path.is_file():
+        raise InputError(
+            f"{eval_set.path} has no key.json", fix="consolidation needs a scenario set with an answer key"
+        )
+    key = json.loads(key_path.read_text("utf-8"))
+    began = time.perf_counter()
+    with _library(eval_set, like, audio, keep) as (library, notes):
+        ingest = time.perf_counter() - began
+        before = _ask(library, eval_set, model_path, use_model) if with_ask else None
+        started = time.perf_counter()
+        reports = consolidate(library, sorted(notes), model_path=model_path, use_model=use_model)
+        seconds = time.perf_counter() - started
+        result = score(library, key, notes)
+        if with_ask:
+            result["ask"] = {
+                "before_consolidation": before,
+                "after": _ask(library, eval_set, model_path, use_model),
+            }
+        model = (
+            None if not use_model else (model_path.name if model_path else library.models.name_for(Role.CHAT))
+        )
+    result.update(
+        {
+            "set": eval_set.name,
+            "audio": audio,
+            "model": model,
+            "recordings": len(notes),
+            "ingest_seconds": round(ingest, 2),
+            "consolidation_seconds": round(seconds, 2),
+            "model_calls": sum(r.model_calls for r in reports),
+            "stage_seconds": {
+                stage: round(sum(r.stage_seconds.get(stage, 0.0) for r in reports), 3)
+                for stage in reports[0].stage_seconds
+            }
+            if reports
+            else {},
+        }
+    )
+    return result
+
+
+@contextmanager
+def _library(
+    eval_set: EvalSet, like: Library | None, audio: bool, keep: Path | None
+) -> Iterator[tuple[Library, dict[int, str]]]:
+    if audio:
+        with _audio_library(eval_set, like) as built:
+            yield built
+        return
+    with temporary_library(eval_set, like=like, keep=keep) as built:
+        library = built.library
+        notes = {rid: str(ext) for rid, ext in recordings.external_ids(library.store).items()}
+        yield library, notes
+
+
+def _current_first(answer_claims: list[Any], gold: str) -> bool:
+    """The first stated claim carries the gold answer's value (its words before any parenthesis)."""
+    from bench.evals.ask_eval import stems
+
+    stated = [c for c in answer_claims if c.kind == "stated"]
+    wanted = stems(gold.split("(")[0])
+    return bool(stated and wanted) and len(wanted & stems(stated[0].text)) / len(wanted) >= 0.5
+
+
+def _ask(library: Library, eval_set: EvalSet, model_path: Path | None, use_model: bool) -> dict[str, Any]:
+    """Latest-value and self-correction questions: supported (see ask_eval) and current value first."""
+    from app.ask import ask
+    from bench.evals.ask_eval import gold_supported
+
+    out: dict[str, Any] = {}
+    for kind in ("latest-value", "self-correction"):
+        queries = [q for q in eval_set.queries() if q.raw.get("type", q.category) == kind]
+        if not queries:
+            continue
+        supported = first = 0
+        for q in queries:
+            answer = ask(library, q.question, as_of=q.asked_at, no_llm=not use_model, model_path=model_path)
+            supported += gold_supported(answer, q.answer)
+            first += _current_first(answer.claims, q.answer)
+        out[kind] = {
+            "questions": len(queries),
+            "answer_supported": round(supported / len(queries), 4),
+            "current_value_first": round(first / len(queries), 4),
+        }
+    return out
+
+
+def format_report(report: dict[str, Any]) -> list[str]:
+    source = "audio, transcribed" if report["audio"] else "transcripts"
+    model = report["model"] or "none (rules only)"
+    lines = [
+        f"{report['set']}: {report['recordings']} recordings ({source}), model {model}",
+        f"consolidation {report['consolidation_seconds']:.1f} s ({report['model_calls']} model calls),"
+        f" {report['facts']} facts",
+        "",
+        f"{'':<18}{'precision':>10}{'recall':>8}{'reported':>10}{'key':>5}",
+    ]
+    for name in ("self_corrections", "superseded", "connections"):
+        r = report[name]
+        lines.append(f"{name:<18}{r['precision']:>10.1%}{r['recall']:>8.1%}{r['reported']:>10}{r['key']:>5}")
+    lines.append(f"inference traps stated as facts: {report['traps_stated']} (goal: 0)")
+    missed = {k: v for k, v in report["missed"].items() if v}
+    if missed:
+        lines.append("missed: " + "; ".join(f"{k} {', '.join(v)}" for k, v in missed.items()))
+    for when, by_kind in (report.get("ask") or {}).items():
+        for kind, r in (by_kind or {}).items():
+            lines.append(
+                f"ask {kind} ({when.replace('_', ' ')}): {r['questions']} questions, supported"
+                f" {r['answer_supported']:.0%}, current value first {r['current_value_first']:.0%}"
+            )
+    return lines

@@ -1,0 +1,374 @@
+"""Answers with provenance: every claim is stated (a checked quote) or inferred, never unmarked.
+
+The model proposes; this module disposes. A model claim becomes:
+- **stated** when its quote is verbatim in a passage (memory.text.quotes), that passage is one the
+  relevance gate kept, and the quote itself speaks to the question. Its text is the quote, the
+  raw words as said, so "the email mentioned a project worth 100k" stays exactly that. A quote
+  cut just before a self-correction is extended through it (and one that starts with the
+  correction is extended back to the words it corrects), so the answer carries both.
+- **inferred** (an extra line after the stated one) only for the model's own short answer when
+  every content word of it is in the cited passage or the question, and the quote is not
+  reported speech, hedged or conditional ("apparently", "if", "the email said"), nor an
+  instruction aimed at the assistant.
+Everything else is dropped. With no stated claim left, the answer is extractive: the most
+relevant sentence of each relevant passage, verbatim. With no relevant passage at all: "not in
+your notes", and the nearest passages are shown for the user to judge.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from memory.answer.claims import RawClaim, sentences
+from memory.answer.context import (
+    Passage,
+    has_correction,
+    passage_support,
+    sentence_bounds,
+    sentence_of,
+    through_corrections,
+)
+from memory.store.store import Store
+from memory.text.quotes import QuoteSpan, locate_quote, normalise, tokens, word_count
+from memory.text.relevance import (
+    QuestionTerms,
+    answer_kind,
+    coverage,
+    has_answer_kind,
+    project_mentions,
+    stems,
+)
+
+_HEDGED = re.compile(
+    r"\b(?:apparently|reportedly|supposedly|allegedly|rumou?r|maybe|perhaps|might|may|could|would|if|"
+    r"unless|whether|mentioned|said|says|told|claims?|email|e-mail|deck|slide|article|joking|rival|"
+    r"angeblich|vielleicht|falls|wenn|sagte|meinte|laut)\b",
+    re.IGNORECASE,
+)
+_INSTRUCTION = re.compile(
+    r"\b(?:ignore|disregard|forget)\b.{0,40}\b(?:instructions?|rules?|prompt)\b|\bsystem prompt\b|"
+    r"\b(?:you must|always) answer\b|\banswer (?:that|with)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Gate:
+    """When a passage counts as relevant, and when a quote speaks to the question.
+
+    Calibrated on the development sets (see docs/benchmarks.md, "Ask"), not on single questions.
+    """
+
+    min_support: float = 0.5  # idf-weighted share of the question's words in a segment window
+    min_names: float = 1.0  # share of the question's names that window must mention
+    max_rank: int = 5  # only the retriever's best few can be relevant
+    min_quote_support: float = 0.25  # a stated quote must carry this share of the question's words
+    window: int = 2  # segments per window (a question and its answer are often two turns)
+
+
+@dataclass(frozen=True)
+class Citation:
+    passage: int
+    project: str
+    recording_id: int
+    spoken_at: str
+    start: float
+    end: float
+    segment_ids: tuple[int, ...]
+    quote: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "project": self.project,
+            "recording_id": self.recording_id,
+            "spoken_at": self.spoken_at,
+            "start": self.start,
+            "end": self.end,
+            "segment_ids": list(self.segment_ids),
+            "quote": self.quote,
+        }
+
+
+@dataclass
+class Claim:
+    text: str
+    kind: str  # "stated" | "inferred"
+    citations: list[Citation] = field(default_factory=list)
+    source: str = "model"  # "model" | "extractive" | "current" (a later fact superseded what was cited)
+    correction: bool = False  # the quote holds a self-correction: the later words are the ones meant
+    replaces: list[Citation] = field(default_factory=list)  # earlier values this one superseded
+
+    def to_json(self) -> dict[str, Any]:
+        # The superseded quotes follow the claim's own citation: what it replaced, and when that was said.
+        cites = [c.to_json() for c in self.citations + self.replaces]
+        return {"text": self.text, "kind": self.kind, "citations": cites}
+
+
+TIMING_KEYS = ("retrieve_ms", "first_token_ms", "total_ms")
+
+
+@dataclass
+class Answer:
+    question: str
+    answer_found: bool
+    model: str | None
+    claims: list[Claim]
+    passages: list[Passage]
+    timings: dict[str, float]
+    mode: str = "extractive"  # "model" | "extractive" | "not_found"
+    dropped: int = 0  # model claims the checker or the gate refused
+    llm_call_id: int | None = None
+
+    @property
+    def stated(self) -> list[Claim]:
+        return [c for c in self.claims if c.kind == "stated"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "answer_found": self.answer_found,
+            "model": self.model,
+            "claims": [c.to_json() for c in self.claims],
+            "passages": [p.to_json() for p in self.passages],
+            "timings": {k: round(self.timings.get(k, 0.0), 1) for k in TIMING_KEYS},
+        }
+
+
+# --- the relevance gate -----------------------------------------------------------------------------
+def judge_passages(store: Store, passages: Sequence[Passage], terms: QuestionTerms, gate: Gate) -> bool:
+    """Mark each passage relevant or not; True when at least one is."""
+    cache: dict[tuple[int, str], bool] = {}
+    for p in passages:
+
+        def mentioned(name: str, project_id: int = p.project_id) -> bool:
+            key = (project_id, name)
+            if key not in cache:
+                cache[key] = project_mentions(store, project_id, terms.spelled.get(name, name))
+            return cache[key]
+
+        p.support = passage_support(p, terms, width=gate.window, mentioned=mentioned)
+        p.relevant = (
+            p.rank < gate.max_rank
+            and p.support.coverage >= gate.min_support
+            and p.support.names >= gate.min_names
+        )
+    return any(p.relevant for p in passages)
+
+
+# --- spans and corrections --------------------------------------------------------------------------
+def _citation(p: Passage, span: QuoteSpan) -> Citation:
+    return Citation(
+        p.number, p.project, p.recording_id, p.spoken_at, span.start, span.end, span.segment_ids, span.text
+    )
+
+
+# --- model claims -------------------------------------------------------------------------------------
+def _longest_common_run(a: Sequence[str], b: Sequence[str]) -> tuple[int, int]:
+    """Length of the longest run of words both share, and where it ends in `b`."""
+    best, end = 0, 0
+    previous = [0] * (len(b) + 1)
+    for word in a:
+        current = [0] * (len(b) + 1)
+        for j, other in enumerate(b, start=1):
+            if word == other:
+                current[j] = previous[j - 1] + 1
+                if current[j] > best:
+                    best, end = current[j], j - 1
+        previous = current
+    return best, end
+
+
+ALIGNED_WORDS = 4  # a model answer must copy this many words in a row to point at a sentence
+SHORT_ANSWER_WORDS = 3  # or be this short, with all its content words in one sentence
+
+
+@dataclass
+class Labeller:
+    """Checks the model's claims one at a time, as they stream.
+
+    A streamed claim arrives first with only its quote (checked and shown at once), then complete
+    with its answer (which may add an inferred line). A claim without a stream key is both at once.
+    """
+
+    passages: Sequence[Passage]
+    terms: QuestionTerms
+    gate: Gate = field(default_factory=Gate)
+    dropped: int = 0
+    seen: set[tuple[int, ...]] = field(default_factory=set)
+    checked: dict[int, Claim | None] = field(default_factory=dict)  # stream key → its stated claim
+    repeated: bool = False  # the model quoted a sentence again: it is looping, stop it
+
+    def __post_init__(self) -> None:
+        self.by_number = {p.number: p for p in self.passages}
+        self.sources = {p.number: p.source() for p in self.passages if p.segments}
+
+    def label(self, raw: RawClaim) -> list[Claim]:
+        out: list[Claim] = []
+        if raw.key < 0 or raw.key not in self.checked:
+            stated = self._stated(raw)
+            if raw.key >= 0:
+                self.checked[raw.key] = stated
+            if stated is not None:
+                out.append(stated)
+        else:
+            stated = self.checked[raw.key]
+        if raw.complete and stated is None and raw.text:
+            # The quote failed, but the model's own answer may copy the words that answer: the
+            # sentence holding the longest run of them is quoted instead (verbatim, and checked).
+            stated = self._aligned(raw.text)
+            if raw.key >= 0:
+                self.checked[raw.key] = stated
+            if stated is not None:
+                out.append(stated)
+        if raw.complete and stated is not None:
+            passage = self.by_number[stated.citations[0].passage]
+            reading = _inferred_reading(raw.text, stated.text, passage, self.terms)
+            if reading:
+                out.append(Claim(reading, "inferred", list(stated.citations), "model"))
+        return out
+
+    def _aligned(self, text: str) -> Claim | None:
+        """The sentence a model's answer points at: the one holding the longest run of its words
+        (at least ALIGNED_WORDS), or, for a short answer ("64", "Tuesday"), the one sentence of the
+        relevant passages holding all its content words (the best covering one if several do)."""
+        wanted = [t.norm for t in tokens(text)]
+        best: tuple[int, int, int] = (0, 0, 0)  # (run length, passage, last token)
+        for number, source in self.sources.items():
+            if self.by_number[number].relevant:
+                run, last = _longest_common_run(wanted, [t.norm for t in source.tokens])
+                best = max(best, (run, number, last))
+        run, number, last = best
+        if run >= ALIGNED_WORDS:
+            source = self.sources[number]
+            bounds = sentence_bounds(source)
+            return self._checked_span(self.by_number[number], source.span(*bounds[sentence_of(bounds, last)]))
+        content = {s for s in stems(text) if s not in _FUNCTION_STEMS}
+        if not content or len(content) > SHORT_ANSWER_WORDS:
+            return None
+        holding: list[tuple[float, int, tuple[int, int]]] = []
+        for number, source in self.sources.items():
+            if not self.by_number[number].relevant:
+                continue
+            for first, last in sentence_bounds(source):
+                sentence = source.span(first, last).text
+                if content <= stems(sentence):
+                    holding.append((coverage(self.terms, stems(sentence)).coverage, number, (first, last)))
+        if not holding:
+            return None
+        _, number, (first, last) = max(holding, key=lambda h: h[0])
+        return self._checked_span(self.by_number[number], self.sources[number].span(first, last))
+
+    def _stated(self, raw: RawClaim) -> Claim | None:
+        found = locate_quote(raw.quote, raw.passages, self.sources) if raw.quote else None
+        if found is None and raw.complete:
+            found = locate_quote(raw.text, raw.passages, self.sources) if raw.text else None
+        if found is None or not self.by_number[found.passage].relevant:
+            self.dropped += 1
+            return None
+        return self._checked_span(self.by_number[found.passage], found.span)
+
+    def _checked_span(self, passage: Passage, found: QuoteSpan) -> Claim | None:
+        span = through_corrections(self.sources[passage.number], found)
+        quote_support = coverage(self.terms, stems(span.text))
+        key = (*span.segment_ids, span.first_token, span.last_token)
+        self.repeated = self.repeated or key in self.seen
+        if quote_support.coverage < self.gate.min_quote_support or key in self.seen:
+            self.dropped += 1
+            return None
+        self.seen.add(key)
+        return Claim(span.text, "stated", [_citation(passage, span)], "model", has_correction(span.text))
+
+
+def _inferred_reading(text: str, quote: str, passage: Passage, terms: QuestionTerms) -> str | None:
+    """The model's own short answer, kept only when it adds nothing that was not said."""
+    text = " ".join(text.split())
+    if not text or len(text) > 200 or normalise(text) in normalise(quote):
+        return None
+    if _HEDGED.search(quote) or _INSTRUCTION.search(quote) or _INSTRUCTION.search(text):
+        return None
+    # Amounts, counts and dates are facts: they reach the user only inside a stated quote, never
+    # in the model's reading, even when the number is somewhere else in the passage.
+    if not set(_NUMBERS.findall(normalise(text))) <= set(_NUMBERS.findall(normalise(quote))):
+        return None
+    allowed = stems(passage.text) | stems(" ".join(passage.context_words())) | stems(terms.raw)
+    content = {stem for stem in stems(text) if stem not in _FUNCTION_STEMS}
+    return text if content and content <= allowed else None
+
+
+_NUMBERS = re.compile(
+    r"\w*\d\w*|\b(?:hundred|thousand|million|billion|trillion|dozen|hundert|tausend|millionen?|milliarden?)\b"
+)
+
+
+_FUNCTION_STEMS = stems(
+    "the a an is are was were be been it its this that these those and or but of to in on at for with by"
+    " from as you your i my we our he she they his her their there here so not no yes"
+)
+
+
+# --- extractive answers -------------------------------------------------------------------------------
+def extractive_claims(
+    passages: Sequence[Passage], terms: QuestionTerms, *, max_claims: int = 3
+) -> list[Claim]:
+    """The best sentence of each relevant passage, verbatim and stated, best supported first."""
+    relevant = sorted(
+        (p for p in passages if p.relevant and p.segments), key=lambda p: (-p.support.score, p.rank)
+    )
+    claims: list[Claim] = []
+    for p in relevant[:max_claims]:
+        source = p.source()
+        options = sentences(p.text) or [p.text]
+        span = source.find(best_sentence(terms, options), min_words=1)
+        if span is None:
+            continue
+        span = through_corrections(source, span)
+        claims.append(
+            Claim(span.text, "stated", [_citation(p, span)], "extractive", has_correction(span.text))
+        )
+    return claims
+
+
+def best_sentence(terms: QuestionTerms, options: Sequence[str]) -> str:
+    """The sentence that covers the question best; among close ones, the one holding the kind of
+    word the question asks for (a date for "when", a number for "how many", a name for "who")."""
+    kind = answer_kind(terms.raw)
+
+    def score(sentence: str) -> float:
+        bonus = ANSWER_KIND_BONUS if has_answer_kind(sentence, kind, terms) else 0.0
+        return coverage(terms, stems(sentence)).coverage + bonus
+
+    return max(options, key=score)  # max keeps the first of equals: the earlier sentence
+
+
+ANSWER_KIND_BONUS = 0.15  # less than one content word of a typical question: a tie-breaker
+
+
+def prompt_sentences(passage: Passage, terms: QuestionTerms, max_words: int) -> list[str]:
+    """The passage's sentences a model is shown: all of them when they fit, else the best one and
+    its neighbours (the next first: corrections and answers follow) within `max_words`, in order."""
+    options = sentences(passage.text)
+    if not options or sum(word_count(o) for o in options) <= max_words:
+        return options
+    best = options.index(best_sentence(terms, options))
+    lo = hi = best
+    used = word_count(options[best])
+    for step in range(1, len(options)):
+        for i in (best + step, best - step):
+            if 0 <= i < len(options) and used + word_count(options[i]) <= max_words:
+                lo, hi, used = min(lo, i), max(hi, i), used + word_count(options[i])
+        if lo > best - step and hi < best + step:
+            break
+    return options[lo : hi + 1]
+
+
+def is_instruction(text: str) -> bool:
+    return bool(_INSTRUCTION.search(text))
+
+
+def segment_external_ids(store: Store) -> dict[int, str]:
+    """Segment id → the id an imported corpus gave it (what evaluations cite)."""
+    rows = store.rows("SELECT id, external_id FROM segments WHERE external_id IS NOT NULL")
+    return {int(i): str(e) for i, e in rows}

@@ -1,0 +1,341 @@
+"""Select the small context an answer is built from: a few passages of whole raw segments.
+
+Selection is the whole job: a small model answers better from 300 focused words than from 3,000.
+Each retrieved chunk is narrowed to the segments that carry the question's words, then widened
+just enough to be whole: a passage cut mid-thought gets its next segment, and a segment followed
+by a self-correction ("oh wait, I actually meant…", "nein, warte") always brings the correction
+with it, so the corrected words are never shown without the words that correct them (or the
+other way round). Passages of one recording that touch are merged; the total stays within a word
+budget (Settings.ask_word_budget).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from memory.search.hits import Hit
+from memory.store import recordings
+from memory.store.recordings import Segment
+from memory.store.store import Store
+from memory.text.quotes import PassageText, QuoteSpan, SourceSegment, word_count
+from memory.text.relevance import QuestionTerms, Support, best_window, coverage, stems
+
+# Words that take back what was just said. Matched on lower-cased text near the start of a
+# segment, or anywhere inside a quote.
+_CORRECTION = re.compile(
+    r"(?:\b(?:oh\s+)?wait\b[,.]?\s*(?:no\b|i\b|it'?s\b|sorry\b|actually\b)|\bno,?\s+wait\b|"
+    r"\bi\s+(?:actually\s+)?mean(?:t)?\b|\bscratch\s+that\b|\bno,?\s+sorry\b|\bsorry,\s+(?:i\s+mean|no)\b|"
+    r"\bcorrection\b|\blet\s+me\s+correct\b|\bwell,?\s+\w+\s+actually\b|,\s*(?:um,?\s*)?actually\b|"
+    r",\s*no,\s|\bsorry,\s+\d|\bich\s+meinte?\b|\bkorrektur\b|\bnein,?\s+warte\b|\bwarte,?\s+nein\b|"
+    r"\bnein,?\s+sorry\b|\bquatsch\b|\bnicht\s+\w+,\s+sondern\b)",
+    re.IGNORECASE,
+)
+_TERMINAL = re.compile(r"[.!?…]['\"”’)\]]*\s*$")
+OPENING_WORDS = 3  # a correction this close to the start refers to what came before ("Um, oh wait, …")
+
+
+def correction_at(text: str) -> int | None:
+    """Character offset of the first self-correction marker in `text`, else None."""
+    found = _CORRECTION.search(text)
+    return found.start() if found else None
+
+
+def has_correction(text: str) -> bool:
+    return correction_at(text) is not None
+
+
+def opens_with_correction(text: str) -> bool:
+    at = correction_at(text)
+    return at is not None and word_count(text[:at]) <= OPENING_WORDS
+
+
+def ends_mid_thought(text: str) -> bool:
+    stripped = text.strip()
+    return bool(stripped) and not _TERMINAL.search(stripped)
+
+
+@dataclass
+class Passage:
+    """A numbered piece of context: consecutive raw segments of one recording."""
+
+    number: int
+    recording_id: int
+    project_id: int
+    project: str
+    title: str
+    spoken_at: str
+    segments: list[Segment]
+    rank: int  # the retriever's position of the chunk that brought it (0 = best)
+    score: float
+    components: dict[str, float] = field(default_factory=dict)
+    chunk_ids: list[int] = field(default_factory=list)
+    fallback_text: str = ""  # provisional passages (live transcript) have no raw segments
+    relevant: bool = False
+    support: Support = field(default_factory=Support)
+
+    @property
+    def segment_ids(self) -> list[int]:
+        return [s.id for s in self.segments]
+
+    @property
+    def start(self) -> float:
+        return self.segments[0].start if self.segments else 0.0
+
+    @property
+    def end(self) -> float:
+        return self.segments[-1].end if self.segments else 0.0
+
+    @property
+    def text(self) -> str:
+        """The raw words, segments joined by single spaces."""
+        if not self.segments:
+            return self.fallback_text
+        return " ".join(s.raw_text.strip() for s in self.segments)
+
+    @property
+    def speakers(self) -> list[str]:
+        return list(dict.fromkeys(s.speaker for s in self.segments if s.speaker))
+
+    @property
+    def words(self) -> int:
+        return word_count(self.text)
+
+    def source(self) -> PassageText:
+        return PassageText([SourceSegment(s.id, s.start, s.end, s.raw_text) for s in self.segments])
+
+    def labelled_text(self) -> str:
+        """The raw words with the speaker named where it changes (how the model reads a dialogue)."""
+        if len(self.speakers) <= 1:
+            return self.text
+        parts, previous = [], None
+        for s in self.segments:
+            if s.speaker and s.speaker != previous:
+                parts.append(f"\n{s.speaker}: {s.raw_text.strip()}")
+            else:
+                parts.append(s.raw_text.strip())
+            previous = s.speaker or previous
+        return " ".join(parts).strip()
+
+    def context_words(self) -> list[str]:
+        """What the passage is about besides its words: project, title and who speaks."""
+        return [self.project, self.title, *self.speakers]
+
+    def anchors(self) -> set[str]:
+        """Stems of the whole passage and its context: where a question's names may be found."""
+        return stems(" ".join([self.text, *self.context_words()]))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "project": self.project,
+            "recording_id": self.recording_id,
+            "title": self.title,
+            "spoken_at": self.spoken_at,
+            "start": self.start,
+            "end": self.end,
+            "segment_ids": self.segment_ids,
+            "text": self.text,
+            "relevant": self.relevant,
+            "rank": self.rank,
+            "score": round(self.score, 6),
+            "support": self.support.to_json(),
+        }
+
+
+def _focus(segments: list[Segment], terms: QuestionTerms, max_words: int) -> list[Segment]:
+    """The run of segments that best covers the question, within `max_words` (at least one)."""
+    if word_count(" ".join(s.raw_text for s in segments)) <= max_words:
+        return segments
+    texts = [s.raw_text for s in segments]
+    best, _ = best_window(terms, texts, width=1)
+    lo = hi = best
+    used = word_count(texts[best])
+    while True:  # grow towards the side whose next segment shares more of the question
+        grew = False
+        for side in sorted((lo - 1, hi + 1), key=lambda i: -_overlap(terms, texts, i)):
+            if 0 <= side < len(texts) and used + word_count(texts[side]) <= max_words:
+                lo, hi = min(lo, side), max(hi, side)
+                used += word_count(texts[side])
+                grew = True
+                break
+        if not grew:
+            return segments[lo : hi + 1]
+
+
+def _overlap(terms: QuestionTerms, texts: Sequence[str], i: int) -> float:
+    return coverage(terms, stems(texts[i])).coverage if 0 <= i < len(texts) else -1.0
+
+
+def _widen(store: Store, segments: list[Segment]) -> list[Segment]:
+    """Add neighbours from the recording so the passage neither starts nor ends mid-thought."""
+    first, last = segments[0], segments[-1]
+    around = recordings.list_segments(
+        store, first.recording_id, first_idx=max(0, first.idx - 2), last_idx=last.idx + 2
+    )
+    return _widened(segments, around)
+
+
+def _widened(segments: list[Segment], around: Sequence[Segment]) -> list[Segment]:
+    """`segments` plus the neighbours (from `around`) that finish a thought or a correction."""
+    first, last = segments[0], segments[-1]
+    before = [s for s in around if s.idx < first.idx]
+    after = [s for s in around if s.idx > last.idx]
+    out = list(segments)
+    # The passage opens with a correction: the corrected words are in the segment before.
+    if before and (opens_with_correction(out[0].raw_text) or ends_mid_thought(before[-1].raw_text)):
+        out.insert(0, before[-1])
+    for nxt in after[:2]:  # a cut sentence, then the correction that follows it
+        if opens_with_correction(nxt.raw_text) or ends_mid_thought(out[-1].raw_text):
+            out.append(nxt)
+        else:
+            break
+    return out
+
+
+def focus_passage(passage: Passage, terms: QuestionTerms, max_words: int) -> Passage:
+    """The same passage narrowed to the segments that answer, for a prompt that must stay short."""
+    if not passage.segments or passage.words <= max_words:
+        return passage
+    focused = _widened(_focus(passage.segments, terms, max_words), passage.segments)
+    return replace(passage, segments=focused)
+
+
+def passages_from_hits(
+    store: Store,
+    hits: Sequence[Hit],
+    terms: QuestionTerms,
+    *,
+    word_budget: int = 600,
+    max_passages: int = 6,
+    passage_words: int | None = None,
+) -> list[Passage]:
+    """Numbered passages (1, 2, ...) in retrieval order, merged per recording, within the budget."""
+    cap = passage_words or max(60, word_budget // 3)
+    passages: list[Passage] = []
+    used = 0
+    for rank, hit in enumerate(hits):
+        if len(passages) >= max_passages or used >= word_budget:
+            break
+        p = Passage(
+            number=0,
+            recording_id=hit.recording_id,
+            project_id=hit.project_id,
+            project=hit.project,
+            title=hit.title,
+            spoken_at=hit.spoken_at,
+            segments=[],
+            rank=rank,
+            score=hit.score,
+            components=dict(hit.components),
+            chunk_ids=[hit.chunk_id],
+            fallback_text=hit.text,
+        )
+        if hit.segment_ids:
+            segments = recordings.get_segments(store, hit.segment_ids)
+            p.segments = _widen(store, _focus(segments, terms, min(cap, word_budget - used)))
+        if _merge_into(passages, p):
+            continue
+        p.number = len(passages) + 1
+        passages.append(p)
+        used += p.words
+    return passages
+
+
+def _merge_into(passages: list[Passage], new: Passage) -> bool:
+    """Join a passage to an earlier one of the same recording when their segments touch."""
+    if not new.segments:
+        return False
+    for p in passages:
+        if p.recording_id != new.recording_id or not p.segments:
+            continue
+        if new.segments[0].idx <= p.segments[-1].idx + 1 and p.segments[0].idx <= new.segments[-1].idx + 1:
+            by_idx = {s.idx: s for s in p.segments + new.segments}
+            p.segments = [by_idx[i] for i in sorted(by_idx)]
+            p.chunk_ids.append(*new.chunk_ids)
+            return True
+    return False
+
+
+def passage_support(
+    passage: Passage, terms: QuestionTerms, *, width: int, mentioned: Callable[[str], bool]
+) -> Support:
+    """How well the passage supports the question: its best window, and the names around it.
+
+    When the question names someone who speaks in the passage ("What did Caroline research?"),
+    only that person's own segments count: in a conversation, what the other person said is not
+    an answer about the one asked about. `mentioned(stem)` says whether the passage's project
+    mentions a name elsewhere.
+    """
+    anchors = passage.anchors()
+    found = [n for n in terms.names if n in anchors or mentioned(n)]
+    names = len(found) / len(terms.names) if terms.names else 1.0
+    segments = passage.segments
+    if not segments:
+        best = coverage(terms, stems(passage.text))
+        return Support(best.coverage, names, best.matched)
+    asked = set(terms.names) & set().union(*(stems(s.speaker) for s in segments if s.speaker))
+    per_segment = [
+        stems(s.raw_text) if not asked or (s.speaker and stems(s.speaker) & asked) else set()
+        for s in segments
+    ]
+    best = Support(0.0, names)
+    for i in range(len(segments)):
+        window = set().union(*per_segment[i : i + width])
+        candidate = coverage(terms, window)
+        if candidate.coverage > best.coverage:
+            best = Support(candidate.coverage, names, candidate.matched)
+    return best
+
+
+# --- sentences and self-corrections inside a passage -----------------------------------------------
+_SENTENCE_GAP = re.compile(r"[.!?…]['\"”’)\]]*(?:\s|$)")
+
+
+def sentence_bounds(source: PassageText) -> list[tuple[int, int]]:
+    """(first_token, last_token) of each sentence of the passage, in token positions.
+
+    A sentence ends where terminal punctuation and a space follow a word ("3.5" does not end one);
+    a segment boundary alone does not (speech recognisers cut segments mid-sentence).
+    """
+    bounds: list[tuple[int, int]] = []
+    toks = source.tokens
+    start = 0
+    for i, tok in enumerate(toks):
+        raw = source.segments[tok.segment].text
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        gap = raw[tok.end : nxt.start if nxt is not None and nxt.segment == tok.segment else len(raw)]
+        if nxt is None or _SENTENCE_GAP.search(gap):
+            bounds.append((start, i))
+            start = i + 1
+    return bounds
+
+
+def sentence_of(bounds: list[tuple[int, int]], token: int) -> int:
+    return next((n for n, (a, b) in enumerate(bounds) if a <= token <= b), len(bounds) - 1)
+
+
+def through_corrections(source: PassageText, span: QuoteSpan) -> QuoteSpan:
+    """Extend a span through a self-correction that follows it, or back to the words it corrects.
+
+    "The workshop is on Monday" followed by ", oh wait, I actually meant Tuesday" becomes the
+    whole sentence; so does a quote of only "I actually meant Tuesday".
+    """
+    if not source.tokens:
+        return span
+    bounds = sentence_bounds(source)
+    first, last = span.first_token, span.last_token
+    at = sentence_of(bounds, last)
+    sentence_end = bounds[at][1]
+    if sentence_end > last and has_correction(source.span(last, sentence_end).text):
+        last = sentence_end
+    elif at + 1 < len(bounds) and opens_with_correction(source.span(*bounds[at + 1]).text):
+        last = bounds[at + 1][1]
+    if opens_with_correction(source.span(first, last).text):
+        begin = sentence_of(bounds, first)
+        first = bounds[begin][0]
+        if begin > 0 and opens_with_correction(source.span(*bounds[begin]).text):
+            first = bounds[begin - 1][0]
+    return span if (first, last) == (span.first_token, span.last_token) else source.span(first, last)

@@ -1,0 +1,72 @@
+"""Answers prefer current values: a stated claim that quotes a fact a later one superseded is
+preceded by the superseding fact's quote (stated, verbatim, cited), and a claim quoting a value
+that replaced an earlier one says what it replaced and when (the earlier quote, cited too).
+
+Only facts said by the time the question is asked about (`until`) count: an answer "as of March"
+does not know what was said in May.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from memory.answer.answers import Citation, Claim
+from memory.consolidate.fact_store import facts_in_segments, get_fact
+from memory.consolidate.facts import Fact
+from memory.store.store import Store
+from memory.text.quotes import normalise
+
+MAX_CHAIN = 20
+
+
+def citation(fact: Fact) -> Citation:
+    return Citation(
+        0,
+        fact.project,
+        fact.recording_id,
+        fact.spoken_at,
+        fact.start,
+        fact.end,
+        tuple(fact.segment_ids),
+        fact.quote,
+    )
+
+
+def current_of(store: Store, fact: Fact, until: str | None) -> Fact:
+    """The newest fact (said by `until`) in the chain of facts that superseded this one."""
+    current = fact
+    for _ in range(MAX_CHAIN):
+        if current.superseded_by is None:
+            break
+        nxt = get_fact(store, current.superseded_by)
+        if nxt is None or (until is not None and nxt.spoken_at > until):
+            break
+        current = nxt
+    return current
+
+
+def with_current_values(store: Store, claims: Sequence[Claim], *, until: str | None = None) -> list[Claim]:
+    out: list[Claim] = []
+    said = {normalise(c.text) for c in claims if c.kind == "stated"}
+    for claim in claims:
+        if claim.kind != "stated" or not claim.citations:
+            out.append(claim)
+            continue
+        for fact in facts_in_segments(store, list(claim.citations[0].segment_ids)):
+            if fact.kind != "stated" or (until is not None and fact.spoken_at > until):
+                continue
+            current = current_of(store, fact, until)
+            if current.id != fact.id and normalise(current.quote) not in said:
+                said.add(normalise(current.quote))
+                out.append(
+                    Claim(current.quote, "stated", [citation(current)], "current", replaces=[citation(fact)])
+                )
+            elif current.id == fact.id:
+                for old_id in fact.replaced:
+                    old = get_fact(store, old_id)
+                    if old is not None and all(r.quote != old.quote for r in claim.replaces):
+                        claim.replaces.append(citation(old))
+        out.append(claim)
+    # Current values first: a value something later replaced waits behind the one that replaced it.
+    first = [c for c in out if c.kind == "stated" and c.source == "current"]
+    return first + [c for c in out if c not in first]

@@ -1,0 +1,20 @@
+"""Consolidation's layers over the raw words, built in the background after a note is stored; each
+points back at raw segments and never changes them.
+
+Modules: corrections (self-corrections), facts and fact_model (facts found by rules and by the chat
+model, checked alike), fact_store (facts and their validity), connections and connection_store
+(links between projects, judged by the user), digest (decisions, commitments, open questions),
+stretches (parts of a note about another project), state (which stages are done for which
+version of a recording)."""
+
+__all__ = [
+    "connection_store",
+    "connections",
+    "corrections",
+    "digest",
+    "fact_model",
+    "fact_store",
+    "facts",
+    "state",
+    "stretches",
+]

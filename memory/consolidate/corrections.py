@@ -1,0 +1,248 @@
+"""Self-corrections inside a recording: the words taken back, linked to the words that replace them.
+
+"Thursday the 12th, no, sorry, Friday the 13th of March", "six clinics, well, seven actually",
+"Montag, nein, warte, ich meinte Mittwoch". A correction is a cue ("no, sorry", "oh wait, I
+actually meant", "scratch that", "correction", "Korrektur", "nein, warte", "ich meinte", ...)
+between two phrases. Strong cues ("wait", "scratch that", "I meant", "correction") link whatever
+they follow; weak ones ("no", "sorry", "actually", "I mean"), which are also ordinary words, only
+when both sides hold a value of the same kind that differs (two numbers, two dates, two names).
+The raw transcript keeps both sides; facts and answers use the correcting words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memory.store.store import Store, now_iso
+from memory.text.dates import NUMBER_WORDS, WEEKDAYS
+from memory.text.doc import Doc, Span
+from memory.text.entities import sentence_entities
+
+_FILLER = r"(?:oh|um|uh|äh|ähm|well|so|okay)"
+_CORE = (
+    r"(?:no|nope|nein|wait|warte|sorry|entschuldigung|actually|eigentlich|"
+    r"i\s+(?:actually\s+)?mean(?:t)?|ich\s+mein(?:t)?e|scratch\s+that|correction|korrektur|"
+    r"let\s+me\s+correct(?:\s+that|\s+myself)?|or\s+rather|beziehungsweise|quatsch|i\s+should\s+say)"
+)
+_CUE_RUN = re.compile(
+    rf"(?:(?<=[,.;:!?])\s*|(?<=[.!?]\s)|^)(?P<run>(?:(?:{_FILLER}|{_CORE})[,:]?\s+)*?{_CORE}\b(?:[,:]?\s+(?:{_FILLER}|{_CORE})\b)*)[,:]?\s+",
+    re.I,
+)
+_STRONG = re.compile(
+    r"\bwait\b|\bwarte\b|scratch\s+that|correction|korrektur|\bi\s+(?:actually\s+)?meant\b|\bich\s+meinte\b|"
+    r"let\s+me\s+correct|quatsch|\bno,?\s+sorry\b|\bnein,?\s+sorry\b",
+    re.I,
+)
+_CLAUSE_END = re.compile(r",(?!\d{3}\b)|[;!?]|\.(?!\d)")
+_WELL_ACTUALLY = re.compile(
+    r"(?<=,)\s*(?P<run>well),?\s+(?P<right>[^,.;]{1,40}?)\s+(?:actually|eigentlich)\b", re.I
+)
+_TRAILING_ACTUALLY = re.compile(r"[,\s]+(?:actually|eigentlich)\s*$", re.I)
+_NUMERIC = re.compile(
+    r"\d[\d,.]*|\b(?:" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b", re.I
+)
+_NAME_WORD = re.compile(r"\b[A-ZÄÖÜ][\w'-]+")
+MAX_PHRASE_WORDS = 9
+
+
+@dataclass(frozen=True)
+class Correction:
+    marker: str
+    wrong: Span
+    right: Span
+    kind: str  # date | number | name | words
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "marker": self.marker,
+            "kind": self.kind,
+            "wrong": {"text": self.wrong.text, "segment_ids": list(self.wrong.segment_ids)},
+            "right": {"text": self.right.text, "segment_ids": list(self.right.segment_ids)},
+        }
+
+
+def _values(phrase: str, doc: Doc) -> dict[str, list[tuple[int, int, str]]]:
+    """(start, end, comparable value) of each number, date and name in a phrase, by family."""
+    found: dict[str, list[tuple[int, int, str]]] = {"date": [], "number": [], "name": []}
+    taken: list[tuple[int, int]] = []
+    for e in sentence_entities(phrase, doc.spoken_at):
+        if e.kind in ("date", "time"):
+            found["date"].append((e.start, e.end, e.value))
+            taken.append((e.start, e.end))
+    for m in re.finditer(r"\b(" + "|".join(WEEKDAYS) + r")\b", phrase, re.I):
+        if all(m.end() <= a or m.start() >= b for a, b in taken):
+            found["date"].append((m.start(), m.end(), m.group(0).lower()))
+    for m in _NUMERIC.finditer(phrase):
+        if all(m.end() <= a or m.start() >= b for a, b in taken):
+            text = m.group(0).rstrip(",.").replace(",", "").lower()
+            found["number"].append((m.start(), m.start() + len(m.group(0).rstrip(",.")), text))
+    for m in _NAME_WORD.finditer(phrase):
+        if m.start() > 0 and all(m.end() <= a or m.start() >= b for a, b in taken):
+            found["name"].append((m.start(), m.end(), m.group(0).lower()))
+    return found
+
+
+def _right_phrase(doc: Doc, start: int, limit: int) -> tuple[int, int]:
+    """From `start` to the end of its clause (at most MAX_PHRASE_WORDS words), trailing 'actually' cut."""
+    end = limit
+    if m := _CLAUSE_END.search(doc.text, start, limit):
+        end = m.start()
+    words = list(re.finditer(r"\S+", doc.text[start:end]))
+    if len(words) > MAX_PHRASE_WORDS:
+        end = start + words[MAX_PHRASE_WORDS - 1].end()
+    phrase = doc.text[start:end]
+    if m := _TRAILING_ACTUALLY.search(phrase):
+        end = start + m.start()
+    return start, end
+
+
+def _left_phrase(doc: Doc, end: int, floor: int) -> tuple[int, int]:
+    """The clause before the cue (at most MAX_PHRASE_WORDS words, back to `floor`)."""
+    head = doc.text[floor:end].rstrip(" ,;:.!?")
+    breaks = list(_CLAUSE_END.finditer(head))
+    start = floor + breaks[-1].end() if breaks else floor
+    words = list(re.finditer(r"\S+", doc.text[start : floor + len(head)]))
+    if len(words) > MAX_PHRASE_WORDS:
+        start += words[-MAX_PHRASE_WORDS].start()
+    return start, floor + len(head)
+
+
+def _match(left: str, right: str, doc: Doc) -> tuple[str, int, int] | None:
+    """The kind of value corrected, where the wrong value starts in `left`, where the right one ends."""
+    lv, rv = _values(left, doc), _values(right, doc)
+    for family in ("date", "number", "name"):
+        if lv[family] and rv[family]:
+            wrong, correct = lv[family][-1], rv[family][0]
+            if wrong[2] != correct[2]:
+                return family, wrong[0], correct[1]
+    return None
+
+
+def _well_actually(doc: Doc) -> list[Correction]:
+    """ "six clinics, well, seven actually": the cue wraps the correcting words."""
+    found = []
+    for sentence in doc.sentences:
+        for m in _WELL_ACTUALLY.finditer(doc.text, sentence.start, sentence.end):
+            left_a, left_b = _left_phrase(doc, m.start("run"), sentence.start)
+            matched = _match(doc.text[left_a:left_b], m.group("right"), doc)
+            if matched is not None:
+                found.append(
+                    Correction(
+                        "well, … actually",
+                        doc.span(left_a + matched[1], left_b),
+                        doc.span(m.start("right"), m.end()),
+                        matched[0],
+                    )
+                )
+    return found
+
+
+def find_corrections(doc: Doc) -> list[Correction]:
+    found: list[Correction] = _well_actually(doc)
+    for sentence in doc.sentences:
+        for m in _CUE_RUN.finditer(doc.text, sentence.start, sentence.end):
+            run = m.group("run")
+            strong = bool(_STRONG.search(run))
+            if not strong and not re.search(
+                r"\b(?:no|nein|sorry|actually|eigentlich|mean|meine|rather|beziehungsweise)\b", run, re.I
+            ):
+                continue
+            floor = sentence.start
+            if doc.text[sentence.start : m.start("run")].strip(" ,") == "":
+                previous = doc.sentence_at(max(0, sentence.start - 2))
+                if previous.number == sentence.number:
+                    continue
+                floor = previous.start
+            left_a, left_b = _left_phrase(doc, m.start("run"), floor)
+            right_a, right_b = _right_phrase(doc, m.end(), sentence.end)
+            left, right = doc.text[left_a:left_b], doc.text[right_a:right_b]
+            if not left.strip() or not re.search(r"\w", right):
+                continue
+            matched = _match(left, right, doc)
+            if matched is not None:
+                kind, wrong_at, _ = matched
+                left_a += wrong_at
+            elif strong:
+                kind = "words"
+            else:
+                continue
+            found.append(
+                Correction(run.strip(" ,"), doc.span(left_a, left_b), doc.span(right_a, right_b), kind)
+            )
+    return sorted(found, key=lambda c: c.wrong.start)
+
+
+def store_corrections(store: Store, recording_id: int, corrections: list[Correction], doc: Doc) -> list[int]:
+    """Replace the recording's corrections with these; returns their ids, in order."""
+    ids = []
+    with store.transaction():
+        store.execute("DELETE FROM corrections WHERE recording_id = ?", (recording_id,))
+        for c in corrections:
+            wrong_seg = doc.segments[c.wrong.first_segment]
+            right_seg = doc.segments[c.right.first_segment]
+            ids.append(
+                store.execute(
+                    "INSERT INTO corrections (recording_id, marker, wrong_segment_id, wrong_start, wrong_end,"
+                    " wrong_text, right_segment_id, right_start, right_end, right_text, kind, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        recording_id,
+                        c.marker,
+                        wrong_seg.id,
+                        c.wrong.seg_start,
+                        c.wrong.seg_start + len(c.wrong.text),
+                        c.wrong.text,
+                        right_seg.id,
+                        c.right.seg_start,
+                        c.right.seg_start + len(c.right.text),
+                        c.right.text,
+                        c.kind,
+                        now_iso(),
+                    ),
+                )
+            )
+    return ids
+
+
+@dataclass(frozen=True)
+class StoredCorrection:
+    id: int
+    recording_id: int
+    marker: str
+    kind: str
+    wrong_segment_id: int
+    wrong_start: int
+    wrong_end: int
+    wrong_text: str
+    right_segment_id: int
+    right_start: int
+    right_end: int
+    right_text: str
+
+    def to_json(self) -> dict[str, object]:
+        return dict(self.__dict__)
+
+
+_SELECT = (
+    "SELECT id, recording_id, marker, kind, wrong_segment_id, wrong_start, wrong_end, wrong_text,"
+    " right_segment_id, right_start, right_end, right_text FROM corrections"
+)
+
+
+def list_corrections(
+    store: Store, *, recording_id: int | None = None, segment_ids: list[int] | None = None
+) -> list[StoredCorrection]:
+    if segment_ids is not None:
+        if not segment_ids:
+            return []
+        marks = ",".join("?" * len(segment_ids))
+        rows = store.all(
+            f"{_SELECT} WHERE wrong_segment_id IN ({marks}) OR right_segment_id IN ({marks}) ORDER BY id",
+            [*segment_ids, *segment_ids],
+        )
+    elif recording_id is not None:
+        rows = store.all(f"{_SELECT} WHERE recording_id = ? ORDER BY id", (recording_id,))
+    else:
+        rows = store.all(f"{_SELECT} ORDER BY id")
+    return [StoredCorrection(**r) for r in rows]

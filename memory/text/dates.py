@@ -1,0 +1,333 @@
+"""Dates in spoken text, resolved the way a listener would, against when the note was spoken.
+
+"Friday the 13th" is the Friday the 13th nearest the day of the note; "on Friday" is the coming
+Friday, or the last one when its clause is in the past ("the trustees liked it on Friday"); "the
+11th" is the 11th the note already named, else the next 11th; "tomorrow", "next week", "end of
+May", "in two weeks" and their German forms likewise. Times ("at two o'clock", "um 14 Uhr") too.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+
+def word_list(text: str) -> list[str]:
+    """Words of a word list written as text."""
+    return text.split()
+
+
+MONTHS = {
+    **{m.lower(): i for i, m in enumerate(calendar.month_name) if m},
+    **{"januar": 1, "februar": 2, "märz": 3, "maerz": 3, "mai": 5, "juni": 6, "juli": 7},
+    **{"oktober": 10, "dezember": 12},
+}
+WEEKDAYS = {
+    **{d.lower(): i for i, d in enumerate(calendar.day_name)},
+    **{"montag": 0, "dienstag": 1, "mittwoch": 2, "donnerstag": 3, "freitag": 4, "samstag": 5},
+    **{"sonntag": 6},
+}
+_UNITS = word_list(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
+    " seventeen eighteen nineteen"
+)
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+NUMBER_WORDS = {w: i for i, w in enumerate(_UNITS)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
+NUMBER_WORDS |= {"zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8}
+NUMBER_WORDS |= {"neun": 9, "zehn": 10, "zwölf": 12, "zwanzig": 20, "dozen": 12}
+_MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
+_WEEKDAY = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
+NUMBER_WORD_PATTERN = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+ORDINAL_SUFFIX = r"(?:st|nd|rd|th)"
+_WD = rf"(?:(?P<wd>{_WEEKDAY}),?\s+)?"
+
+_DATE_PATTERNS = [
+    re.compile(
+        rf"\b{_WD}(?:the\s+)?(?P<d>\d{{1,2}}){ORDINAL_SUFFIX}?\s+(?:of\s+)?(?P<m>{_MONTH})\b(?:,?\s+(?P<y>\d{{4}}))?",
+        re.I,
+    ),
+    re.compile(
+        rf"\b{_WD}(?P<m>{_MONTH})\s+(?:the\s+)?(?P<d>\d{{1,2}}){ORDINAL_SUFFIX}?\b(?:,?\s+(?P<y>\d{{4}}))?",
+        re.I,
+    ),
+    re.compile(
+        rf"\b{_WD}(?:(?:den|dem|am)\s+)?(?P<d>\d{{1,2}})\.\s*(?P<m>{_MONTH})\b(?:\s+(?P<y>\d{{4}}))?", re.I
+    ),
+    re.compile(r"\b(?P<y>\d{4})-(?P<mn>\d{2})-(?P<d>\d{2})\b"),
+    re.compile(rf"\b(?P<wd>{_WEEKDAY}),?\s+(?:the\s+)?(?P<d>\d{{1,2}}){ORDINAL_SUFFIX}\b", re.I),
+    re.compile(rf"\bthe\s+(?P<d>\d{{1,2}}){ORDINAL_SUFFIX}\b", re.I),
+]
+_RELATIVE = re.compile(
+    r"\b(?P<rel>today|tonight|tomorrow|yesterday|heute|morgen|gestern|übermorgen|"
+    r"(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?:next\s+)?(?:week|month)|"
+    r"(?:next|last|this|nächste|letzte|diese)\s+woche|(?:next|last|this)\s+week|"
+    rf"in\s+(?P<n>\d+|{NUMBER_WORD_PATTERN})\s+(?P<u>days?|weeks?|tagen|wochen))\b",
+    re.I,
+)
+_WEEKDAY_ALONE = re.compile(
+    rf"\b(?:(?P<mod>next|last|this|coming|nächsten|letzten|diesen|kommenden)\s+)?(?P<wd>{_WEEKDAY})\b", re.I
+)
+_MONTH_ALONE = re.compile(
+    rf"\b(?P<pre>in|from|since|by|until|till|end\s+of|start\s+of|early|late|mid|ab|im|bis|ende)\s+"
+    rf"(?:the\s+)?(?:end\s+of\s+)?(?P<m>{_MONTH})\b",
+    re.I,
+)
+_YEAR = re.compile(r"(?<![\d,.])\b(?P<y>(?:19|20)\d{2})\b(?![\d,.]\d)")
+_TIME = re.compile(
+    rf"\b(?:at|um|from)\s+(?P<h>\d{{1,2}}|{NUMBER_WORD_PATTERN})(?::(?P<mi>\d{{2}}))?\s*"
+    r"(?P<ap>a\.?m\.?|p\.?m\.?|o'clock|o’clock|in the morning|in the afternoon|in the"
+    r" evening|uhr)?(?!\s*(?:%|percent))",
+    re.I,
+)
+_PAST = re.compile(
+    r"\b(?:was|were|did|had|went|sent|said|told|liked|came|found|met|spoke|called|asked|"
+    r"submitted|agreed|gave|took|made|saw|heard|left|\w{3,}ed)\b",
+    re.I,
+)
+_DEADLINE = re.compile(r"\b(?:by|until|till|before|bis|next|this|coming)\s+$", re.I)
+
+
+@dataclass(frozen=True)
+class Entity:
+    kind: str  # date | time | amount | count | percent | person | organisation | technology | name
+    text: str  # the raw words
+    start: int  # character offsets in the text it was found in
+    end: int
+    value: str  # normalised: "2026-06-11", "14800 GBP", "64", "gwen trevelyan"
+    unit: str = ""  # counts: "supplier"; amounts: "per day"
+    grain: str = ""  # dates: day | week | month | year
+    explicit: bool = True  # dates: said in full (a month or weekday named), not only resolved
+
+
+def _near(candidates: list[date], anchor: date) -> date:
+    return min(candidates, key=lambda d: (abs((d - anchor).days), d < anchor))
+
+
+def _safe(y: int, m: int, d: int) -> date | None:
+    try:
+        return date(y, m, d)
+    except ValueError:
+        return None
+
+
+def parse_number(word: str) -> int | None:
+    word = word.lower()
+    if word.isdigit():
+        return int(word)
+    total = 0
+    for part in re.split(r"[\s-]+", word):
+        if part not in NUMBER_WORDS:
+            return None
+        total += NUMBER_WORDS[part]
+    return total
+
+
+class DateResolver:
+    """Resolves dates within one recording: remembers the dates it has named (for "the 11th")."""
+
+    def __init__(self, spoken_at: datetime) -> None:
+        self.today = spoken_at.date()
+        self.named: list[date] = []
+
+    def explicit(self, d: int, month: int, year: int | None, weekday: int | None) -> date | None:
+        if year is not None:
+            return _safe(year, month, d)
+        options = [
+            x
+            for y in (self.today.year - 1, self.today.year, self.today.year + 1)
+            if (x := _safe(y, month, d))
+        ]
+        if weekday is not None and any(o.weekday() == weekday for o in options):
+            options = [o for o in options if o.weekday() == weekday]
+        return _near(options, self.today) if options else None
+
+    def day_with_weekday(self, d: int, weekday: int) -> date | None:
+        options = []
+        for shift in range(-3, 8):
+            y, m = divmod(self.today.month - 1 + shift, 12)
+            found = _safe(self.today.year + y, m + 1, d)
+            if found is not None and found.weekday() == weekday:
+                options.append(found)
+        return _near(options, self.today) if options else self.bare_day(d)
+
+    def bare_day(self, d: int) -> date | None:
+        for known in reversed(self.named):
+            if known.day == d:
+                return known
+        if d >= self.today.day:
+            return _safe(self.today.year, self.today.month, d)
+        years, month = divmod(self.today.month, 12)  # the next month (none after December 9999)
+        return _safe(self.today.year + years, month + 1, d)
+
+    def weekday(self, weekday: int, modifier: str, past: bool) -> date | None:
+        try:
+            return self._weekday(weekday, modifier, past)
+        except OverflowError:  # a note dated in the first or last week of the calendar
+            return None
+
+    def _weekday(self, weekday: int, modifier: str, past: bool) -> date:
+        delta = (weekday - self.today.weekday()) % 7
+        modifier = modifier.lower()
+        if modifier in ("last", "letzten") or (past and not modifier):
+            return self.today - timedelta(days=(7 - delta) if delta else 7)
+        if modifier in ("next", "nächsten", "kommenden", "coming"):
+            monday_next = self.today + timedelta(days=7 - self.today.weekday())
+            return (
+                monday_next + timedelta(days=weekday)
+                if modifier == "next"
+                else self.today + timedelta(days=delta or 7)
+            )
+        return self.today + timedelta(days=delta)
+
+
+def _relative(resolver: DateResolver, m: re.Match[str]) -> tuple[date, str] | None:
+    try:
+        return _relative_date(resolver, m)
+    except OverflowError:  # "in 99999999999 days" is past any calendar: not a date
+        return None
+
+
+def _relative_date(resolver: DateResolver, m: re.Match[str]) -> tuple[date, str] | None:
+    rel = " ".join(m.group("rel").lower().split())
+    today = resolver.today
+    monday = today - timedelta(days=today.weekday())
+    table = {"today": 0, "tonight": 0, "heute": 0, "tomorrow": 1, "morgen": 1, "übermorgen": 2}
+    table |= {"yesterday": -1, "gestern": -1}
+    if rel in table:
+        return today + timedelta(days=table[rel]), "day"
+    if rel.startswith("in "):
+        n = parse_number(m.group("n")) or 0
+        days = n * 7 if m.group("u").lower().startswith(("week", "woche")) else n
+        return today + timedelta(days=days), "day"
+    if "end of" in rel:
+        if "month" in rel:
+            last = calendar.monthrange(today.year, today.month)[1]
+            return today.replace(day=last), "day"
+        return monday + timedelta(days=4 + (7 if "next" in rel else 0)), "day"
+    if rel.startswith(("next", "nächste")):
+        return monday + timedelta(days=7), "week"
+    if rel.startswith(("last", "letzte")):
+        return monday - timedelta(days=7), "week"
+    return monday, "week"
+
+
+class Taken:
+    """Character ranges already claimed by an entity (a date's "13" is not also a count)."""
+
+    def __init__(self) -> None:
+        self.ranges: list[tuple[int, int]] = []
+
+    def free(self, a: int, b: int) -> bool:
+        return all(b <= x or a >= y for x, y in self.ranges)
+
+    def take(self, a: int, b: int) -> None:
+        self.ranges.append((a, b))
+
+
+def find_dates(text: str, resolver: DateResolver, taken: Taken) -> list[Entity]:
+    found: list[Entity] = []
+    for number, pattern in enumerate(_DATE_PATTERNS):
+        for m in pattern.finditer(text):
+            if not taken.free(m.start(), m.end()):
+                continue
+            groups = m.groupdict()
+            day = int(groups["d"])
+            weekday = WEEKDAYS[groups["wd"].lower()] if groups.get("wd") else None
+            if groups.get("m"):
+                month = MONTHS.get(groups["m"].lower())
+                if month == 5 and groups["m"] == "may" and "of may" not in m.group(0).lower():
+                    continue  # the modal verb, not the month
+                when = resolver.explicit(
+                    day, month or 1, int(groups["y"]) if groups.get("y") else None, weekday
+                )
+            elif groups.get("mn"):
+                when = _safe(int(groups["y"]), int(groups["mn"]), day)
+            elif weekday is not None:
+                when = resolver.day_with_weekday(day, weekday)
+            else:
+                when = resolver.bare_day(day)
+            if when is None:
+                continue
+            taken.take(m.start(), m.end())
+            explicit = number < 5
+            if explicit:
+                resolver.named.append(when)
+            found.append(
+                Entity(
+                    "date", m.group(0), m.start(), m.end(), when.isoformat(), grain="day", explicit=explicit
+                )
+            )
+    for m in _RELATIVE.finditer(text):
+        if taken.free(m.start(), m.end()) and (resolved := _relative(resolver, m)):
+            taken.take(m.start(), m.end())
+            when, grain = resolved
+            found.append(
+                Entity("date", m.group(0), m.start(), m.end(), when.isoformat(), grain=grain, explicit=False)
+            )
+    for m in _WEEKDAY_ALONE.finditer(text):
+        if taken.free(m.start(), m.end()):
+            taken.take(m.start(), m.end())
+            clause = " ".join(re.split(r"[,;]", text[: m.start()])[-2:])
+            in_past = bool(_PAST.search(clause)) and not _DEADLINE.search(clause)
+            when = resolver.weekday(WEEKDAYS[m.group("wd").lower()], m.group("mod") or "", in_past)
+            if when is None:
+                continue
+            found.append(
+                Entity("date", m.group(0), m.start(), m.end(), when.isoformat(), grain="day", explicit=False)
+            )
+    for m in _MONTH_ALONE.finditer(text):
+        start = m.start("m")
+        if not taken.free(start, m.end()) or (m.group("m") == "may"):
+            continue
+        taken.take(start, m.end())
+        month = MONTHS[m.group("m").lower()]
+        year = resolver.today.year + (1 if month < resolver.today.month - 6 else 0)
+        found.append(
+            Entity(
+                "date",
+                m.group(0),
+                m.start(),
+                m.end(),
+                f"{year:04d}-{month:02d}",
+                grain="month",
+                explicit=True,
+            )
+        )
+    for m in _YEAR.finditer(text):
+        if taken.free(m.start(), m.end()):
+            taken.take(m.start(), m.end())
+            found.append(Entity("date", m.group(0), m.start(), m.end(), m.group("y"), grain="year"))
+    return found
+
+
+def find_times(text: str, taken: Taken) -> list[Entity]:
+    found = []
+    for m in _TIME.finditer(text):
+        hour = parse_number(m.group("h"))
+        if hour is None or hour > 23 or not taken.free(m.start("h"), m.end()):
+            continue
+        ap = (m.group("ap") or "").lower().replace(".", "")
+        if (
+            not ap
+            and not m.group("mi")
+            and (
+                hour > 12
+                or not re.match(
+                    r"\s*(?:[,.;!?)]|$|(?:on|to|with|for|and|sharp|until|till)\b)", text[m.end() :]
+                )
+            )
+        ):
+            continue  # "at fifteen days", "at 620 a day": not a time
+        if (
+            ap.startswith("p")
+            or "afternoon" in ap
+            or "evening" in ap
+            or (not ap.startswith("a") and "morning" not in ap and hour < 8)
+        ):
+            hour = hour + 12 if hour < 12 else hour
+        minute = int(m.group("mi") or 0)
+        taken.take(m.start("h"), m.end())
+        found.append(Entity("time", m.group(0), m.start(), m.end(), f"{hour:02d}:{minute:02d}"))
+    return found

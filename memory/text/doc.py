@@ -1,0 +1,118 @@
+"""A recording's raw words as one text, cut into sentences and clauses, mapped back to segments.
+
+Consolidation reads whole sentences (a speech recogniser cuts segments mid-sentence, and a
+dictated segment may hold several sentences), but everything it stores points at raw segments:
+`Doc.span` turns a character range of the joined text into segment ids, times and the raw words.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from memory.store.recordings import Segment
+
+_SENTENCE_END = re.compile(r"(?<=[.!?…])['\"”’)\]]*\s+")
+_CLAUSE_BREAK = re.compile(r"\s*(?:[,;:–—]|\s-\s)\s*")
+
+
+@dataclass(frozen=True)
+class Span:
+    """A character range of the joined text, resolved to raw segments."""
+
+    start: int
+    end: int
+    text: str
+    segment_ids: tuple[int, ...]
+    first_segment: int  # position in Doc.segments
+    seg_start: int  # character offsets inside the first and last segments' raw text
+    seg_end: int
+    time_start: float
+    time_end: float
+
+
+@dataclass(frozen=True)
+class Sentence:
+    number: int
+    start: int
+    end: int
+    text: str
+
+    def clauses(self) -> list[tuple[int, int]]:
+        """(start, end) of each comma-separated clause, in the joined text's offsets."""
+        out, at = [], 0
+        for m in _CLAUSE_BREAK.finditer(self.text):
+            if m.start() > at:
+                out.append((self.start + at, self.start + m.start()))
+            at = m.end()
+        if at < len(self.text):
+            out.append((self.start + at, self.end))
+        return out
+
+
+class Doc:
+    def __init__(self, segments: Sequence[Segment], spoken_at: str) -> None:
+        self.segments = list(segments)
+        self.spoken_at = datetime.fromisoformat(spoken_at)
+        self.offsets: list[int] = []
+        parts: list[str] = []
+        at = 0
+        for seg in self.segments:
+            self.offsets.append(at)
+            parts.append(seg.raw_text)
+            at += len(seg.raw_text) + 1
+        self.text = " ".join(parts)
+        self.sentences = self._sentences()
+
+    def _sentences(self) -> list[Sentence]:
+        found: list[Sentence] = []
+        bounds = [0]
+        for m in _SENTENCE_END.finditer(self.text):
+            bounds.append(m.end())
+        # A segment that ends a thought ends its sentence even without punctuation after a pause.
+        bounds.append(len(self.text))
+        for a, b in itertools.pairwise(bounds):
+            piece = self.text[a:b]
+            lead = len(piece) - len(piece.lstrip())
+            stripped = piece.strip()
+            if stripped:
+                found.append(Sentence(len(found), a + lead, a + lead + len(stripped), stripped))
+        return found
+
+    def segment_at(self, char: int) -> int:
+        """Position (in self.segments) of the segment holding character `char` of the joined text."""
+        return max(0, bisect.bisect_right(self.offsets, char) - 1)
+
+    def span(self, start: int, end: int) -> Span:
+        start, end = max(0, start), min(len(self.text), end)
+        while start < end and self.text[start].isspace():
+            start += 1
+        while end > start and self.text[end - 1].isspace():
+            end -= 1
+        first, last = self.segment_at(start), self.segment_at(max(start, end - 1))
+        covered = self.segments[first : last + 1]
+        return Span(
+            start=start,
+            end=end,
+            text=self.text[start:end],
+            segment_ids=tuple(s.id for s in covered),
+            first_segment=first,
+            seg_start=start - self.offsets[first],
+            seg_end=end - self.offsets[last],
+            time_start=covered[0].start,
+            time_end=covered[-1].end,
+        )
+
+    def sentence_at(self, char: int) -> Sentence:
+        starts = [s.start for s in self.sentences]
+        return self.sentences[max(0, bisect.bisect_right(starts, char) - 1)]
+
+    def segment_sentences(self, position: int) -> list[Sentence]:
+        """The sentences that overlap segment `position`."""
+        a = self.offsets[position]
+        b = a + len(self.segments[position].raw_text)
+        return [s for s in self.sentences if s.start < b and s.end > a]

@@ -1,0 +1,230 @@
+"""Does a passage (or a quote) speak to the question? Deterministic word evidence, no model.
+
+The retriever always returns its best k passages, even for a question the notes cannot answer; a
+weak model will then answer from whatever it was shown. This module measures how well a text
+supports a question: the question's content words (weighted by inverse document frequency from
+the index, so "the" counts for nothing and a rare word for a lot) found close together, and its
+names and numbers found around them. memory.answer.answers turns that into the relevance gate.
+
+Words are compared after the quote checker's normalisation and a light suffix stemmer, so
+"beacons"/"beacon" and "moving"/"moved" meet; it is symmetric, and crude on purpose: it only
+has to agree with itself.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from memory.store.store import Store
+from memory.text.quotes import tokens
+from memory.text.stopwords import STOPWORDS as ENGLISH_STOPWORDS
+
+_QUESTION_TEXT = """
+    anything anyone anybody something someone kind type sort much many tell know remember said say says
+    mention mentioned talk talked think thought please"""
+_GERMAN_TEXT = """
+    der die das den dem des ein eine einen einem einer und oder aber ist sind war waren bin bist
+    ich du er sie es wir ihr mein meine meinen unser unsere wer was wann wie wo warum welche welcher
+    welches mit für von zu zum zur im in am an auf aus bei über nicht noch schon auch nur dass habe hat
+    haben hatte hatten wird werden wurde als so"""
+STOPWORDS = ENGLISH_STOPWORDS | frozenset(_QUESTION_TEXT.split()) | frozenset(_GERMAN_TEXT.split())
+
+_SUFFIXES = ("ingly", "edly", "ings", "ing", "ies", "ied", "ers", "ed", "es", "er", "ly", "en", "s", "e")
+
+
+def stem(word: str) -> str:
+    """A crude, symmetric English/German suffix stripper ("running" → "run", "beacons" → "beacon")."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiousl":
+        word = word[:-1]  # "runn" → "run", "stopp" → "stop"
+    return word
+
+
+def stems(text: str) -> set[str]:
+    return {stem(t.norm) for t in tokens(text)}
+
+
+@dataclass(frozen=True)
+class QuestionTerms:
+    """The words of a question that carry its meaning, with their weights.
+
+    Content words say *what* is asked and must be found close together (in one window of a
+    passage); names and numbers say *who or which* and may be found anywhere around it (the
+    passage, its project, title and speakers, or the project's other notes).
+    """
+
+    words: tuple[str, ...]  # normalised content words, in order
+    weights: Mapping[str, float]  # stem → weight (inverse document frequency)
+    names: frozenset[str]  # stems of names and numbers
+    raw: str = ""
+    spelled: Mapping[str, str] = field(default_factory=dict)  # stem → a word as asked
+
+    @property
+    def content(self) -> list[str]:
+        """Stems that must be found in the window (the names too, when the question is only names)."""
+        return [s for s in self.weights if s not in self.names] or list(self.weights)
+
+
+def content_words(question: str) -> list[str]:
+    found = []
+    for t in tokens(question):
+        if (t.norm not in STOPWORDS and len(t.norm) > 1) or t.norm.isdigit():
+            found.append(t.norm)
+    return found
+
+
+def _names(question: str) -> set[str]:
+    """Capitalised words after the first (and a capitalised first word that is not a function word),
+    and numbers: what the question is about, which a supporting passage has to mention."""
+    found: set[str] = set()
+    for position, tok in enumerate(tokens(question)):
+        raw = question[tok.start : tok.end]
+        if tok.norm in STOPWORDS:
+            continue
+        if any(ch.isdigit() for ch in raw) or (raw[:1].isupper() and (position > 0 or len(raw) > 1)):
+            found.add(stem(tok.norm))
+    return found
+
+
+def term_document_counts(store: Store, words: Iterable[str]) -> dict[str, int]:
+    """How many indexed chunks contain each word (the index tokenizer stems as it likes)."""
+    counts: dict[str, int] = {}
+    for word in dict.fromkeys(words):
+        quoted = '"' + word.replace('"', '""') + '"'
+        counts[word] = int(
+            store.scalar("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (quoted,))
+        )
+    return counts
+
+
+def project_mentions(store: Store, project_id: int, word: str) -> bool:
+    """Whether any note of the project contains the word (a name's home is its project)."""
+    quoted = '"' + word.replace('"', '""') + '"'
+    return (
+        store.scalar(
+            "SELECT 1 FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid"
+            " WHERE chunks_fts MATCH ? AND c.project_id = ? LIMIT 1",
+            (quoted, project_id),
+        )
+        is not None
+    )
+
+
+def chunk_count(store: Store) -> int:
+    return int(store.scalar("SELECT count(*) FROM chunks") or 0)
+
+
+def question_terms(question: str, *, document_counts: Mapping[str, int], documents: int) -> QuestionTerms:
+    """Weights: idf = ln(1 + (N + 1) / (df + 1)) for words the notes contain.
+
+    A word no note contains weighs nothing: no passage can match it, so it cannot tell passages
+    apart, and on the development sets it was far more often a paraphrase ("visualise" for
+    "dashboards") than the sign of an unanswerable question (see docs/benchmarks.md, "Ask").
+    """
+    words = content_words(question)
+    weights: dict[str, float] = {}
+    spelled: dict[str, str] = {}
+    for word in words:
+        df = document_counts.get(word, 0)
+        key = stem(word)
+        idf = math.log(1.0 + (documents + 1) / (df + 1)) if df > 0 else 0.0
+        weights[key] = max(weights.get(key, 0.0), idf)
+        spelled.setdefault(key, word)
+    names = _names(question) & set(weights)
+    return QuestionTerms(tuple(words), weights, frozenset(names), question, spelled)
+
+
+def load_question_terms(store: Store, question: str) -> QuestionTerms:
+    words = content_words(question)
+    counts = term_document_counts(store, words)
+    return question_terms(question, document_counts=counts, documents=chunk_count(store))
+
+
+@dataclass
+class Support:
+    """How well a passage supports the question.
+
+    `coverage`: the weighted share of the question's content words found in one window of the
+    passage; `names`: the share of its names and numbers found around it. A question about "the
+    Millbrook site engineer" is answered by "the site engineer is Owain" in a Millbrook note.
+    """
+
+    coverage: float = 0.0
+    names: float = 1.0
+    matched: list[str] = field(default_factory=list)
+
+    @property
+    def score(self) -> float:
+        return self.coverage * self.names
+
+    def to_json(self) -> dict[str, object]:
+        return {"coverage": round(self.coverage, 3), "names": round(self.names, 3), "matched": self.matched}
+
+
+def coverage(terms: QuestionTerms, window: set[str]) -> Support:
+    """The content words of the question found in `window` (stems), weighted."""
+    content = terms.content
+    total = sum(terms.weights[s] for s in content)
+    matched = [s for s in content if s in window]
+    if total <= 0:
+        return Support(0.0, 1.0, matched)
+    return Support(sum(terms.weights[s] for s in matched) / total, 1.0, matched)
+
+
+def best_window(terms: QuestionTerms, texts: Sequence[str], *, width: int = 2) -> tuple[int, Support]:
+    """The position whose window (that text and the next `width - 1`) covers the question best."""
+    per_text = [stems(t) for t in texts]
+    best, best_support = 0, Support(0.0, 1.0)
+    for i in range(len(texts)):
+        found = coverage(terms, set().union(*per_text[i : i + width]))
+        if found.coverage > best_support.coverage:
+            best, best_support = i, found
+    return best, best_support
+
+
+# --- what kind of words would answer ---------------------------------------------------------------
+_ASKS = (
+    ("time", re.compile(r"^\W*(?:when|what (?:date|day|time)|which (?:date|day)|wann|an welchem)\b", re.I)),
+    (
+        "number",
+        re.compile(
+            r"^\W*(?:how (?:many|much|big|long|old|often)|wie (?:viele?|lange|oft|gro(?:ß|ss)))\b", re.I
+        ),
+    ),
+    ("person", re.compile(r"^\W*(?:who|whom|whose|wer|wem|wen)\b", re.I)),
+)
+_TIME_TEXT = """
+    january february march april may june july august september october november december monday tuesday
+    wednesday thursday friday saturday sunday today tomorrow yesterday tonight noon montag dienstag mittwoch
+    donnerstag freitag samstag sonntag januar februar märz juni juli oktober dezember uhr"""
+_NUMBER_TEXT = """
+    one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty sixty
+    hundred thousand million dozen half zwei drei vier fünf sechs sieben acht neun zehn hundert tausend"""
+_TIME_WORDS = frozenset(_TIME_TEXT.split())
+_NUMBER_WORDS = frozenset(_NUMBER_TEXT.split())
+
+
+def answer_kind(question: str) -> str | None:
+    """ "time", "number" or "person" when the question's opening says what would answer it."""
+    return next((kind for kind, pattern in _ASKS if pattern.search(question)), None)
+
+
+def has_answer_kind(text: str, kind: str | None, terms: QuestionTerms) -> bool:
+    """Whether `text` holds a word of the kind the question asks for (not one the question gave)."""
+    if kind is None:
+        return False
+    words = [t.norm for t in tokens(text)]
+    if kind == "time":
+        return any(w in _TIME_WORDS or re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)?|\d{4}", w) for w in words)
+    if kind == "number":
+        return any(w.isdigit() or w in _NUMBER_WORDS for w in words)
+    named = {t.norm for t in tokens(text) if text[t.start : t.start + 1].isupper() and t.start > 0}
+    return any(stem(n) not in terms.names and n not in STOPWORDS for n in named)

@@ -1,0 +1,1 @@
+"""Dialogs: settings (with its data-folder tab) and the import file picker."""

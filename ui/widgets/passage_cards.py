@@ -1,0 +1,84 @@
+"""A passage of the user's own words with where and when it was said, one click from the audio.
+
+Used by search results, an answer's citations and an answer's nearest passages. The header is a
+button ("Harbourline · 2 Jun 2026, 08:40 · at 12:31"), so it is reachable by Tab and read aloud
+with its full meaning.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QCursor, QPalette
+from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+
+from ui.format import clock, parse_store_time, short_date
+from ui.theme import colours
+from ui.widgets.highlight import highlight_html
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where words were said: enough to open the recording at that moment."""
+
+    project: str
+    recording_id: int
+    spoken_at: str
+    start: float
+    end: float | None = None
+    title: str = ""
+
+    def label(self) -> str:
+        return f"{self.project} · {short_date(self.spoken_at)} · at {clock(self.start)}"
+
+    def spoken(self) -> str:
+        when = parse_store_time(self.spoken_at)
+        day = f"{when:%A} {when.day} {when:%B %Y}" if when else "an unknown day"
+        return f"Play {self.project}, {day}, from {clock(self.start)}"
+
+
+class CitationButton(QPushButton):
+    """A link-like button that opens a recording at a moment."""
+
+    open_requested = Signal(int, float)  # recording id, seconds
+
+    def __init__(self, place: Place, parent: QWidget | None = None, *, prefix: str = "▶ ") -> None:
+        super().__init__(prefix + place.label(), parent)
+        self.place = place
+        self.setFlat(True)
+        self.setCursor(QCursor(Qt.CursorShape.PointingHandCursor))
+        self.setAccessibleName(place.spoken())
+        self.setToolTip(place.spoken() + (f" — {place.title}" if place.title else ""))
+        palette = self.palette()
+        palette.setColor(QPalette.ColorRole.ButtonText, QColor(colours().accent))
+        self.setPalette(palette)
+        self.setStyleSheet("text-align: left; padding: 2px 4px; text-decoration: underline;")
+        self.clicked.connect(lambda: self.open_requested.emit(place.recording_id, place.start))
+        # in a narrow panel the label may be cut rather than push the panel wider (the tooltip and
+        # the accessible name keep the whole of it)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.setMinimumWidth(120)
+
+
+class PassageCard(QFrame):
+    open_requested = Signal(int, float)
+
+    def __init__(self, place: Place, text: str, *, query: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.place = place
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.citation = CitationButton(place)
+        self.citation.open_requested.connect(self.open_requested.emit)
+        c = colours()
+        self.body = QLabel(highlight_html(text, query, background=c.match_bg, foreground=c.match_text))
+        self.body.setTextFormat(Qt.TextFormat.RichText)
+        self.body.setWordWrap(True)
+        self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.body.setAccessibleName(f"Passage from {place.project}")
+        self.body.setAccessibleDescription(text)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 8)
+        layout.setSpacing(2)
+        layout.addWidget(self.citation, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.body)
