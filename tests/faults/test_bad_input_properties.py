@@ -462,7 +462,7 @@ def test_any_query_is_only_ever_words_to_fts(store: Store, text: str) -> None:
         assert hits == []
 
 
-# --- the quote checker (extends tests/test_quotes.py: any Unicode, not a chosen alphabet) -----------
+# --- the quote checker (extends tests/unit/test_quotes.py: any Unicode, not a chosen alphabet) -----------
 unicode_text = st.text(
     alphabet=st.characters(exclude_categories=["Cs"], include_characters="e\u0301\u0308ßİﬁ½ǅ\u1100\u1161"),
     max_size=80,
