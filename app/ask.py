@@ -17,7 +17,8 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from contextlib import closing
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -34,16 +35,17 @@ from memory.answer.answers import (
     prompt_sentences,
 )
 from memory.answer.claims import ClaimReader, claim_schema, sentences
-from memory.answer.context import Passage, focus_passage, passages_from_hits
+from memory.answer.context import ContextPassage, focus_passage, passages_from_hits
 from memory.answer.fact_answers import with_current_values
 from memory.search.hits import Hit
 from memory.search.retrieval import preload_vectors
 from memory.store.clock import parse_time, to_store_time
-from memory.store.llm_log import log_completion
+from memory.store.llm_log import LoggedCall
+from memory.text.quotes import ClaimKind
 from memory.text.relevance import QuestionTerms, load_question_terms
 from models.catalogue import Role
-from models.chat import ChatModel, Completion
-from models.errors import CancelledError, InputError, ModelError
+from models.chat import ChatModel
+from models.errors import InputError, ModelError
 from models.prompts import PromptPassage, answer_messages, clock
 
 log = logging.getLogger(__name__)
@@ -71,7 +73,7 @@ class _Run:
 
     library: Library
     question: str
-    passages: list[Passage]
+    passages: list[ContextPassage]
     terms: QuestionTerms
     gate: Gate
     on_text: TextSink | None
@@ -91,83 +93,89 @@ class _Run:
             self.on_text(text)
 
 
-def ask(
-    library: Library,
-    question: str,
-    *,
-    projects: list[str] | None = None,
-    as_of: datetime | str | None = None,
-    no_llm: bool = False,
-    model_path: Path | None = None,
-    on_text: TextSink | None = None,
-    cancelled: Callable[[], bool] | None = None,
-    gate: Gate | None = None,
-    word_budget: int | None = None,
-) -> Answer:
-    """Answer `question` from the library's notes; `on_text` receives the answer as it is checked.
+@dataclass(frozen=True)
+class AskRequest:
+    """A question and how to answer it: what the CLI, the Ask panel and the evaluations send.
 
     `as_of` answers as of a past moment: notes spoken later are left out, and recency is measured
-    from then.
+    from then. `no_llm` answers with the best passages themselves; `model_path` uses another GGUF
+    chat model; `gate` and `word_budget` override the relevance gate and the context size.
     """
-    question = " ".join(question.encode("utf-8", "surrogatepass").decode("utf-8", "replace").split())
+
+    question: str
+    projects: list[str] | None = None
+    as_of: datetime | str | None = None
+    no_llm: bool = False
+    model_path: Path | None = None
+    gate: Gate | None = None
+    word_budget: int | None = None
+
+    def asked_until(self) -> str | None:
+        """The store time the question is asked as of (later notes and facts do not count)."""
+        when = parse_time(self.as_of) if isinstance(self.as_of, str) else self.as_of
+        return to_store_time(when) if when is not None else None
+
+
+def ask(
+    library: Library,
+    request: AskRequest,
+    *,
+    on_text: TextSink | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> Answer:
+    """Answer the request's question from the library's notes; `on_text` receives the answer as it
+    is checked, `cancelled` is polled while the model writes."""
+    question = " ".join(request.question.encode("utf-8", "surrogatepass").decode("utf-8", "replace").split())
     if not question:
         raise InputError(
             "the question is empty", fix='ask something, e.g. verbatim ask "when is the workshop?"'
         )
-    if model_path is not None and not no_llm and not Path(model_path).expanduser().is_file():
+    model_path = request.model_path
+    if model_path is not None and not request.no_llm and not Path(model_path).expanduser().is_file():
         raise ModelError(
             f"no chat model at {model_path}", fix="give the path of a GGUF file, or leave out --model"
         )
     started = time.perf_counter()
-    when = parse_time(as_of) if isinstance(as_of, str) else as_of
+    when = parse_time(request.as_of) if isinstance(request.as_of, str) else request.as_of
     until = to_store_time(when) if when is not None else None
-    hits = search(library, question, projects=projects, k=RETRIEVE_K, as_of=when, until=until)
+    hits = search(library, question, projects=request.projects, k=RETRIEVE_K, as_of=when, until=until)
     return answer_hits(
         library,
-        question,
+        replace(request, question=question),
         hits,
-        no_llm=no_llm,
-        model_path=model_path,
         on_text=on_text,
         cancelled=cancelled,
-        gate=gate,
-        word_budget=word_budget,
         started=started,
-        until=until,
     )
 
 
 def answer_hits(
     library: Library,
-    question: str,
+    request: AskRequest,
     hits: list[Hit],
     *,
-    no_llm: bool = False,
-    model_path: Path | None = None,
     on_text: TextSink | None = None,
     cancelled: Callable[[], bool] | None = None,
-    gate: Gate | None = None,
-    word_budget: int | None = None,
     started: float | None = None,
-    until: str | None = None,
 ) -> Answer:
     """Everything after retrieval (also what `bench ask` times on a synthetic store).
 
     `started` is when the question was asked (perf_counter); retrieval is the time up to now.
-    `until`: the store time the question is asked as of (facts said later do not count).
     """
+    question = request.question
     started = started if started is not None else time.perf_counter()
     timings = {"retrieve_ms": (time.perf_counter() - started) * 1000, "first_token_ms": 0.0, "total_ms": 0.0}
     store = library.store
     terms = load_question_terms(store, question)
-    budget = word_budget or int(library.settings.ask_word_budget)
+    budget = request.word_budget or int(library.settings.ask_word_budget)
     passages = passages_from_hits(store, hits, terms, word_budget=budget)
-    run = _Run(library, question, passages, terms, gate or Gate(), on_text, cancelled, started, timings)
-    run.until = until
+    gate = request.gate or Gate()
+    run = _Run(library, question, passages, terms, gate, on_text, cancelled, started, timings)
+    run.until = request.asked_until()
     found = judge_passages(store, passages, terms, run.gate)
     prompt = build_prompt(run) if found else None
     run.timings["prompt_ready_ms"] = run.ms()
-    answer = _answer(run, prompt, no_llm, model_path) if prompt is not None else None
+    answer = _answer(run, prompt, request.no_llm, request.model_path) if prompt is not None else None
     if answer is None:  # nothing relevant, or nothing that could be stated
         run.emit(NOT_FOUND)
         answer = Answer(question, False, None, [], passages[:NEAREST], timings, mode="not_found")
@@ -186,7 +194,7 @@ def _answer(run: _Run, prompt: ModelPrompt, no_llm: bool, model_path: Path | Non
         model_name = run.library.models.name_for(Role.CHAT) if model_path is None else chat.name
         claims, call_id = _model_claims(run, fitted_prompt(run, prompt, chat), chat, model_name, labeller)
         dropped = labeller.dropped
-    stated = sum(1 for c in claims if c.kind == "stated")
+    stated = sum(1 for c in claims if c.kind == ClaimKind.STATED)
     mode = "model" if stated else "extractive"
     # The best sentences of the relevant passages the model did not cite follow its claims (or
     # stand alone when none of its claims survived the checks): every relevant passage speaks.
@@ -227,22 +235,19 @@ def warm_up(library: Library) -> bool:
     if chat is None:
         return False
     messages = answer_messages("Are you ready?", [])
-    record = Completion()
-    error = None
-    try:
-        record = chat.complete(messages, max_tokens=1)
-    except ModelError as exc:
-        error = exc.message
-    log_completion(
+    call = LoggedCall(
         library.store,
+        chat,
         purpose="warm-up",
         model=library.models.name_for(Role.CHAT),
         messages=messages,
-        schema=None,
-        completion=record,
-        error=error,
+        max_tokens=1,
     )
-    return error is None
+    try:
+        call.text()
+    except ModelError:
+        return False
+    return True
 
 
 def _chat_model(library: Library, model_path: Path | None) -> ChatModel | None:
@@ -265,7 +270,7 @@ def _chat_model(library: Library, model_path: Path | None) -> ChatModel | None:
 class ModelPrompt:
     """What the chat model is given: the messages and the schema its output must follow."""
 
-    passages: list[Passage]
+    passages: list[ContextPassage]
     messages: list[dict[str, str]]
     schema: dict[str, Any]
 
@@ -286,45 +291,33 @@ def build_prompt(run: _Run, words: int = MODEL_WORDS, count: int = MODEL_PASSAGE
 
 def _model_claims(
     run: _Run, prompt: ModelPrompt, chat: ChatModel, model_name: str, labeller: Labeller
-) -> tuple[list[Claim], int]:
-    messages, schema = prompt.messages, prompt.schema
-    record = Completion()
+) -> tuple[list[Claim], int | None]:
+    call = LoggedCall(
+        run.library.store,
+        chat,
+        purpose="ask",
+        model=model_name,
+        messages=prompt.messages,
+        schema=prompt.schema,
+        max_tokens=MAX_ANSWER_TOKENS,
+        cancelled=run.cancelled,
+    )
     reader = ClaimReader()
     claims: list[Claim] = []
-    error: str | None = None
-    pieces = chat.stream(
-        messages, json_schema=schema, max_tokens=MAX_ANSWER_TOKENS, cancelled=run.cancelled, completion=record
-    )
     try:
-        for piece in pieces:
-            if not run.timings["first_token_ms"]:
-                run.timings["first_token_ms"] = run.ms()
-            for raw in reader.feed(piece):
-                for claim in labeller.label(raw):
-                    claims.append(claim)
-                    run.emit(claim_text(claim))
-            if labeller.repeated:
-                break  # a weak model repeats itself until it runs out of tokens
-    except CancelledError:
-        error = "cancelled"
-        raise
+        with closing(call.stream()) as pieces:
+            for piece in pieces:
+                if not run.timings["first_token_ms"]:
+                    run.timings["first_token_ms"] = run.ms()
+                for raw in reader.feed(piece):
+                    for claim in labeller.label(raw):
+                        claims.append(claim)
+                        run.emit(claim_text(claim))
+                if labeller.repeated:
+                    break  # a weak model repeats itself until it runs out of tokens
     except ModelError as exc:
-        error = exc.message
         log.warning("the chat model failed; answering extractively: %s", exc.message)
-    finally:
-        closing = getattr(pieces, "close", None)  # a generator: closing it frees the model now
-        if closing is not None:
-            closing()
-        call_id = log_completion(
-            run.library.store,
-            purpose="ask",
-            model=model_name,
-            messages=messages,
-            schema=schema,
-            completion=record,
-            error=error,
-        )
-    return claims, call_id
+    return claims, call.call_id  # logged once its stream closed
 
 
 def fitted_prompt(run: _Run, prompt: ModelPrompt, chat: ChatModel) -> ModelPrompt:
@@ -342,7 +335,7 @@ def fitted_prompt(run: _Run, prompt: ModelPrompt, chat: ChatModel) -> ModelPromp
     return prompt
 
 
-def _model_context(run: _Run, words: int = MODEL_WORDS, count: int = MODEL_PASSAGES) -> list[Passage]:
+def _model_context(run: _Run, words: int = MODEL_WORDS, count: int = MODEL_PASSAGES) -> list[ContextPassage]:
     """The few most relevant passages, narrowed: a small model reads 300 words faster and better."""
     ranked = sorted(
         (p for p in run.passages if p.relevant and p.segments), key=lambda p: (-p.support.coverage, p.rank)
@@ -352,7 +345,7 @@ def _model_context(run: _Run, words: int = MODEL_WORDS, count: int = MODEL_PASSA
     return [focus_passage(p, run.terms, each) for p in chosen]
 
 
-def _prompt_passage(p: Passage, chosen: list[str]) -> PromptPassage:
+def _prompt_passage(p: ContextPassage, chosen: list[str]) -> PromptPassage:
     """The passage as the model reads it: whole (speakers named) when it fits, else its chosen
     sentences (the prompt's time to first token grows with every word)."""
     whole = sentences(p.text)
@@ -366,7 +359,7 @@ def _prompt_passage(p: Passage, chosen: list[str]) -> PromptPassage:
 
 def claim_text(claim: Claim) -> str:
     """How a claim reads in a terminal: stated quotes with where and when they were said."""
-    if claim.kind == "inferred":
+    if claim.kind == ClaimKind.INFERRED:
         return f"  inferred: {claim.text}"
     cite = claim.citations[0]
     when = cite.spoken_at.replace("T", " ")[:16]
@@ -384,7 +377,7 @@ def replaced_text(claim: Claim) -> str:
     )
 
 
-def passage_lines(passages: list[Passage], *, width: int = 300) -> list[str]:
+def passage_lines(passages: list[ContextPassage], *, width: int = 300) -> list[str]:
     """Passages for a terminal: number, where and when, then the raw words (shortened)."""
     lines = []
     for p in passages:

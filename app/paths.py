@@ -8,7 +8,7 @@ from pathlib import Path
 
 import platformdirs
 
-from models.errors import StoreError
+from memory.store.store import StoreError
 
 APP_NAME = "verbatim"
 

@@ -12,12 +12,14 @@ from pathlib import Path
 from app.library import Library
 from memory.store import projects as store_projects
 from memory.store import recordings as store_recordings
+from memory.store.ids import RecordingId
 from memory.store.recordings import Recording, Segment
 from models.errors import NotFoundError
 
 __all__ = [
     "ACTIVE_STATUSES",
     "Recording",
+    "RecordingId",
     "Segment",
     "audio_file",
     "get_recording",
@@ -50,11 +52,11 @@ def list_recordings(
     )
 
 
-def get_recording(library: Library, recording_id: int) -> Recording:
+def get_recording(library: Library, recording_id: RecordingId) -> Recording:
     return store_recordings.get_recording(library.store, recording_id)
 
 
-def get_recordings(library: Library, recording_ids: Sequence[int]) -> list[Recording]:
+def get_recordings(library: Library, recording_ids: Sequence[RecordingId]) -> list[Recording]:
     """The recordings that still exist among `recording_ids`, in the order given."""
     found = []
     for recording_id in recording_ids:
@@ -65,7 +67,7 @@ def get_recordings(library: Library, recording_ids: Sequence[int]) -> list[Recor
     return found
 
 
-def list_segments(library: Library, recording_id: int) -> list[Segment]:
+def list_segments(library: Library, recording_id: RecordingId) -> list[Segment]:
     """Every raw segment in order, each with the latest edit beside its raw text."""
     return store_recordings.list_segments(library.store, recording_id)
 

@@ -10,8 +10,7 @@ import apsw
 import sqlite_vec
 
 from memory.search.index import VECTOR_TABLE
-from memory.store.store import Store
-from models.errors import StoreError
+from memory.store.store import Store, StoreError
 
 
 def sqlite_features() -> dict[str, object]:

@@ -24,10 +24,6 @@ class ModelError(VerbatimError):
     """A model is missing, corrupt, or cannot be loaded."""
 
 
-class StoreError(VerbatimError):
-    """The database cannot be opened, migrated or written."""
-
-
 class NotFoundError(VerbatimError):
     """A project, recording or other named thing does not exist."""
 

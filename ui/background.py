@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.library import Library
 from app.recording_service import Recording, get_recordings
-from ui.operations import Operations, Progress
+from ui.operations import Change, Operations, Progress
 
 if TYPE_CHECKING:  # imported when first used: they pull in audio codecs and numpy, not needed to draw
     from app.ingest.imports import ImportResult
@@ -84,7 +84,7 @@ class Background(QObject):
             self.started_up.emit()
             self.warm_up()
 
-        self.ops.change(recover, changes={"recordings"}, finished=recovered, label="recover")
+        self.ops.change(recover, changes={Change.RECORDINGS}, finished=recovered, label="recover")
 
     def index_pending(self) -> None:
         def run(progress: Progress) -> object:
@@ -92,7 +92,7 @@ class Background(QObject):
 
             return index_pending(self.library, cancelled=progress.cancelled, progress=lambda f: progress(f))
 
-        self.ops.task(run, label="Making notes searchable", changes={"recordings"})
+        self.ops.task(run, label="Making notes searchable", changes={Change.RECORDINGS})
 
     def warm_up(self) -> None:
         """Models loaded and the answer rules read now, so the first question is answered as fast

@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject
 
 from app import recording_service
 from app.jobs.queue import JobEvent
+from ui.operations import Change
 
 if TYPE_CHECKING:
     from ui.shell import Shell
@@ -48,8 +49,8 @@ class ConsolidationLinks(QObject):
         self.window.timeline.digest.reload()
         self.window.recording_view.side.reload()
 
-    def on_ops_changed(self, changes: frozenset[str]) -> None:
-        if changes & {"connections", "consolidation"}:
+    def on_ops_changed(self, changes: frozenset[Change]) -> None:
+        if changes & {Change.CONNECTIONS, Change.CONSOLIDATION}:
             self.refresh()
 
     def on_job_event(self, event: JobEvent) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterable
+from enum import StrEnum
 from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
@@ -22,6 +23,18 @@ from models.errors import CancelledError
 log = logging.getLogger(__name__)
 
 ErrorHandler = Callable[[BaseException], None]
+
+
+class Change(StrEnum):
+    """What a change wrote, so that each view redraws only what it shows (`Operations.changed`)."""
+
+    PROJECTS = "projects"
+    RECORDINGS = "recordings"
+    SEGMENTS = "segments"  # a transcript line edited
+    SETTINGS = "settings"
+    WATCHED = "watched"  # watched folders
+    CONNECTIONS = "connections"
+    CONSOLIDATION = "consolidation"  # facts, digest, stretches
 
 
 class Progress:
@@ -198,7 +211,7 @@ class Operations(QObject):
         self,
         fn: Callable[[], Any],
         *,
-        changes: Iterable[str],
+        changes: Iterable[Change],
         finished: Callable[[Any], None] | None = None,
         failed: ErrorHandler | None = None,
         label: str = "",
@@ -222,7 +235,7 @@ class Operations(QObject):
         failed: ErrorHandler | None = None,
         progress: Callable[[float, str], None] | None = None,
         partial: Callable[[Any], None] | None = None,
-        changes: Iterable[str] = (),
+        changes: Iterable[Change] = (),
     ) -> Op:
         """Long work: `fn(progress)` reports with `progress(fraction, message)`, checks
         `progress.cancelled()`, and may stream partial results with `progress.emit(value)`."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.library import Library
-from ui.operations import Operations
+from ui.operations import Change, Operations
 
 if TYPE_CHECKING:  # imported at the first recording: it brings in the audio stack
     from app.ingest.recording_session import RecorderService, RecordingSession
@@ -81,7 +81,7 @@ class RecorderControl(QObject):
         self._problem = None
         self.ops.change(
             lambda: self.service.start(project),
-            changes={"recordings"},
+            changes={Change.RECORDINGS},
             finished=self.on_session_started,
             failed=self.on_start_failed,
             label="start recording",
@@ -116,7 +116,7 @@ class RecorderControl(QObject):
         self.live.stop()
         self.ops.change(
             session.stop,
-            changes={"recordings"},
+            changes={Change.RECORDINGS},
             finished=self.on_session_stopped,
             failed=self.on_stop_failed,
             label="stop recording",

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.library import Library
+from app.recording_service import RecordingId
 from ui.background import Background
 from ui.dialogs.importer import Importer
 from ui.operations import Operations
@@ -140,7 +141,7 @@ class Shell(QMainWindow):
     def show_timeline(self) -> None:
         raise NotImplementedError
 
-    def open_recording(self, recording_id: int, at: float | None = None) -> None:
+    def open_recording(self, recording_id: RecordingId, at: float | None = None) -> None:
         raise NotImplementedError
 
     def _build_toolbar(self) -> None:

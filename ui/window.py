@@ -23,13 +23,13 @@ from app import project_service, recording_service
 from app.library import Library
 from app.project_service import Project
 from app.readiness import Readiness, check_readiness
-from app.recording_service import Recording
+from app.recording_service import Recording, RecordingId
 from models.catalogue import SHIPPED, Role
 from ui.consolidation_links import ConsolidationLinks
 from ui.dialogs.importer import importable, local_paths, summarise
 from ui.error_reporting import describe
 from ui.format import duration, short_date
-from ui.operations import Progress
+from ui.operations import Change, Progress
 from ui.shell import Shell
 from ui.widgets.sidebar import ALL_PROJECTS
 
@@ -253,15 +253,15 @@ class MainWindow(Shell):
         if not self.timeline.view.currentIndex().isValid():
             self.timeline.view.select_first_recording()
 
-    def open_recording(self, recording_id: int, at: float | None = None) -> None:
+    def open_recording(self, recording_id: RecordingId, at: float | None = None) -> None:
         self.stack.setCurrentWidget(self.recording_view)
         self.recording_view.open_recording(recording_id, at=at)
 
     # --- keeping views fresh ---------------------------------------------------------------------------
-    def on_ops_changed(self, changes: frozenset[str]) -> None:
-        if changes & {"projects", "recordings"}:
+    def on_ops_changed(self, changes: frozenset[Change]) -> None:
+        if changes & {Change.PROJECTS, Change.RECORDINGS}:
             self.sidebar.refresh()
-        if changes & {"recordings"}:
+        if changes & {Change.RECORDINGS}:
             self.timeline_model.reload()
         if "watched" in changes:
             self.background.start_watching()

@@ -59,7 +59,8 @@ from app.backup.formats import (
 )
 from app.library import Library
 from memory.store import snapshots as store_backup
-from models.errors import CancelledError, InputError, StoreError
+from memory.store.store import StoreError
+from models.errors import CancelledError, InputError
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,8 @@ from app.backup.formats import (
     Progress,
 )
 from memory.store import snapshots as store_backup
-from models.errors import InputError, StoreError
+from memory.store.store import StoreError
+from models.errors import InputError
 
 
 def open_archive(path: Path) -> zipfile.ZipFile:

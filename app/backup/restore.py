@@ -36,7 +36,8 @@ from app.library import Library
 from app.paths import DataDir
 from capture.files import sha256_of
 from memory.store import snapshots as store_backup
-from models.errors import InputError, StoreError, VerbatimError
+from memory.store.store import StoreError
+from models.errors import InputError, VerbatimError
 
 log = logging.getLogger(__name__)
 

@@ -11,18 +11,17 @@ ORDER = 40
 
 
 def _ask(args: argparse.Namespace, ctx: CliContext) -> int:
-    from app.ask import ask, passage_lines
+    from app.ask import AskRequest, ask, passage_lines
 
     streamed = not args.json
-    answer = ask(
-        ctx.library,
+    request = AskRequest(
         " ".join(args.question),
         projects=args.project or None,
         as_of=args.as_of,
         no_llm=args.no_llm,
         model_path=Path(args.model) if args.model else None,
-        on_text=ctx.print if streamed else None,
     )
+    answer = ask(ctx.library, request, on_text=ctx.print if streamed else None)
     if args.json:
         ctx.print_json(answer.to_json())
         return 0

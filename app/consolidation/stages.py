@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -20,13 +21,13 @@ from memory.consolidate import corrections as corr
 from memory.search import index
 from memory.search.chunking import content_hash
 from memory.search.retrieval import Scope, vector_candidates
-from memory.store.llm_log import log_completion
+from memory.store.llm_log import LoggedCall
 from memory.store.recordings import get_recording, list_segments
 from memory.text import entities
 from memory.text.doc import Doc
 from memory.text.relevance import STOPWORDS, chunk_count, stems, term_document_counts
 from models.catalogue import Role
-from models.chat import ChatModel, Completion
+from models.chat import ChatModel
 from models.consolidation_prompts import fact_messages, rationale_messages
 from models.errors import CancelledError, ModelError
 
@@ -60,6 +61,9 @@ class ConsolidationReport:
         return asdict(self)
 
 
+Key = TypeVar("Key")
+
+
 class _Vectors:
     """Segment texts → unit vectors, through the library's embedding cache; {} without a model."""
 
@@ -72,7 +76,7 @@ class _Vectors:
             log.warning("connections without meaning: %s", exc.message)
             self.embedder, self.model = None, ""  # type: ignore[assignment]
 
-    def of(self, texts: dict[int, str]) -> dict[int, np.ndarray]:
+    def of(self, texts: Mapping[Key, str]) -> dict[Key, np.ndarray]:
         if self.embedder is None or not texts:
             return {}
         shas = {key: content_hash(text) for key, text in texts.items()}
@@ -299,31 +303,23 @@ class Consolidation:
         schema: dict | None,
         max_tokens: int,
     ) -> str:
-        record, error = Completion(), None
+        call = LoggedCall(
+            self.store,
+            chat,
+            purpose=purpose,
+            model=chat.name,
+            messages=messages,
+            schema=schema,
+            max_tokens=max_tokens,
+            cancelled=self.cancelled,
+        )
         try:
-            for _ in chat.stream(
-                messages,
-                json_schema=schema,
-                max_tokens=max_tokens,
-                cancelled=self.cancelled,
-                completion=record,
-            ):
-                pass
+            call.text()
         except ModelError as exc:
-            error = exc.message
             log.warning("the chat model failed during consolidation: %s", exc.message)
         finally:
             self.report.model_calls += 1
-            log_completion(
-                self.store,
-                purpose=purpose,
-                model=chat.name,
-                messages=messages,
-                schema=schema,
-                completion=record,
-                error=error,
-            )
-        return record.text
+        return call.completion.text
 
     def _rationale(self, c: links.Candidate) -> str | None:
         chat = self.chat()

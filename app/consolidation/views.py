@@ -17,6 +17,7 @@ from memory.consolidate.corrections import StoredCorrection
 from memory.consolidate.digest import DigestItem
 from memory.consolidate.facts import Fact
 from memory.consolidate.stretches import Stretch
+from memory.store.ids import RecordingId
 
 __all__ = [  # the types too: the window reads them from here, never from memory/
     "Connection",
@@ -38,7 +39,7 @@ class RecordingPanel:
     segment_starts: dict[int, float] = field(default_factory=dict)  # segment id -> second it starts
 
 
-def recording_panel(library: Library, recording_id: int) -> RecordingPanel:
+def recording_panel(library: Library, recording_id: RecordingId) -> RecordingPanel:
     layers = recording_layers(library, recording_id)
     panel = RecordingPanel(layers)
     successors = {f.superseded_by for f in layers.facts if f.superseded_by is not None}

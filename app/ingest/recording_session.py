@@ -28,6 +28,7 @@ from capture.files import place, remove_stale_temporaries, sha256_of, temporary_
 from capture.live_transcriber import LiveRequest, LiveSegment, LiveTranscriber
 from capture.recorder import Capture, InputChoice, choose_input
 from memory.store import live_transcript, projects, recordings
+from memory.store.ids import JobId, RecordingId
 from memory.store.live_transcript import LiveSegmentIn
 from memory.store.store import now_iso
 from models.catalogue import Role
@@ -279,10 +280,10 @@ def _with_row(library: Library, leftover: Leftover) -> Leftover | None:
     return leftover
 
 
-def recover_interrupted(library: Library) -> list[int]:
+def recover_interrupted(library: Library) -> list[RecordingId]:
     """At start-up: interrupted recordings become audio in the library, marked recovered, queued."""
     store = library.store
-    recovered = []
+    recovered: list[RecordingId] = []
     remove_stale_temporaries(library.data_dir.audio_dir)
     for found in interrupted(library.data_dir.recordings_dir):
         leftover = _with_row(library, found)
@@ -290,7 +291,7 @@ def recover_interrupted(library: Library) -> list[int]:
             continue
         try:
             if store_recorded_audio(library, leftover, recovered=True):
-                recovered.append(leftover.recording_id)
+                recovered.append(RecordingId(leftover.recording_id))
                 log.info(
                     "recovered interrupted recording %s (%.0f s)", leftover.recording_id, leftover.seconds
                 )
@@ -321,7 +322,7 @@ def _fail_recordings_without_audio(library: Library) -> None:
             )
 
 
-def recover_at_start(library: Library) -> tuple[list[int], list[int]]:
+def recover_at_start(library: Library) -> tuple[list[RecordingId], list[JobId]]:
     """Everything a start-up owes a crash: interrupted recordings, then interrupted jobs.
 
     Returns (recovered recording ids, requeued job ids). The desktop app and the CLI commands

@@ -19,7 +19,8 @@ from datetime import datetime, timedelta
 
 from app.library import Library
 from memory.store import jobs as store_jobs
-from memory.store.jobs import Job
+from memory.store.ids import JobId, RecordingId
+from memory.store.jobs import Job, JobStatus
 
 log = logging.getLogger(__name__)
 
@@ -27,17 +28,27 @@ HEARTBEAT_SECONDS = 15.0
 STALE_AFTER = timedelta(seconds=120)  # a heartbeat this old means the owner is gone
 REPORT_INTERVAL = 0.5  # seconds between progress writes
 
-__all__ = ["Job", "JobContext", "JobEvent", "JobKind", "enqueue", "get_job", "list_jobs", "recover_jobs"]
+__all__ = [
+    "Job",
+    "JobContext",
+    "JobEvent",
+    "JobKind",
+    "JobStatus",
+    "enqueue",
+    "get_job",
+    "list_jobs",
+    "recover_jobs",
+]
 
 
 @dataclass(frozen=True)
 class JobEvent:
     """A change a UI shows: a job started, moved on, or finished."""
 
-    job_id: int
+    job_id: JobId
     kind: str
-    recording_id: int | None
-    status: str
+    recording_id: RecordingId | None
+    status: JobStatus
     progress: float
     eta_seconds: float | None = None
     message: str | None = None
@@ -73,7 +84,9 @@ class JobContext:
         if self.on_event is not None:
             job = self.job
             self.on_event(
-                JobEvent(job.id, job.kind, job.recording_id, "running", progress, eta_seconds, message)
+                JobEvent(
+                    job.id, job.kind, job.recording_id, JobStatus.RUNNING, progress, eta_seconds, message
+                )
             )
 
     def cancelled(self) -> bool:

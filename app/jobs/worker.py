@@ -13,7 +13,7 @@ from app.jobs.kinds import KINDS
 from app.jobs.queue import EventCallback, JobContext, JobEvent, worker_id
 from app.library import Library
 from memory.store import jobs as store_jobs
-from memory.store.jobs import Job
+from memory.store.jobs import Job, JobStatus
 from models.errors import CancelledError, InputError, VerbatimError
 
 log = logging.getLogger(__name__)
@@ -33,7 +33,7 @@ def cancel_job(library: Library, job_id: int) -> Job:
     """Cancel a queued job at once, or ask the process running it to stop."""
     job = store_jobs.request_cancel(library.store, job_id)
     kind = KINDS.get(job.kind)
-    if job.status == "cancelled" and kind is not None and kind.on_cancel is not None:
+    if job.status == JobStatus.CANCELLED and kind is not None and kind.on_cancel is not None:
         kind.on_cancel(library, job)
     return job
 
@@ -69,17 +69,17 @@ def run_job(
         if kind is None:
             raise InputError(f"no runner for jobs of kind {job.kind!r}")
         message = kind.runner(library, job, context)
-        store_jobs.finish(library.store, job.id, "done", message)
+        store_jobs.finish(library.store, job.id, JobStatus.DONE, message)
     except CancelledError as exc:
         if context.user_cancelled:
-            store_jobs.finish(library.store, job.id, "cancelled", exc.message)
+            store_jobs.finish(library.store, job.id, JobStatus.CANCELLED, exc.message)
         else:  # the app is closing: the job resumes at the next start
             store_jobs.release(library.store, job.id, "paused while Verbatim was closed")
     except VerbatimError as exc:
-        store_jobs.finish(library.store, job.id, "failed", str(exc))
+        store_jobs.finish(library.store, job.id, JobStatus.FAILED, str(exc))
     except Exception as exc:  # a bug: the job fails with a message, the worker carries on
         log.exception("job %s (%s) failed", job.id, job.kind)
-        store_jobs.finish(library.store, job.id, "failed", f"unexpected error: {exc}")
+        store_jobs.finish(library.store, job.id, JobStatus.FAILED, f"unexpected error: {exc}")
     except KeyboardInterrupt:  # Ctrl+C in the terminal: the job resumes at the next run
         store_jobs.release(library.store, job.id, "interrupted; resumes with 'verbatim jobs run'")
         raise
@@ -113,7 +113,7 @@ def run_pending(
         if job is None:
             break
         if on_event is not None:
-            on_event(JobEvent(job.id, job.kind, job.recording_id, "running", job.progress))
+            on_event(JobEvent(job.id, job.kind, job.recording_id, JobStatus.RUNNING, job.progress))
         finished.append(run_job(library, job, stop=stop, on_event=on_event))
     return finished
 

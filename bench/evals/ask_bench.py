@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from app.ask import answer_hits
+from app.ask import AskRequest, answer_hits
 from app.library import Library
 from app.paths import DataDir
 from app.settings import Settings
@@ -72,7 +72,8 @@ def _phases(
     embedder.embed([question])  # the real cost of a query embedding; the KNN uses `vector`
     query = Query(question, vector, MODEL, None, 10, "hybrid", RankingOptions())
     hits = retrieve(library.store, query, Scope())
-    answer = answer_hits(library, question, hits, no_llm=no_llm, model_path=model, started=started)
+    request = AskRequest(question, no_llm=no_llm, model_path=model)
+    answer = answer_hits(library, request, hits, started=started)
     t = answer.timings
     return {
         "retrieve": t["retrieve_ms"],

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.ask import ask
+from app.ask import AskRequest, ask
 from app.library import Library
 from bench.evals.common import EvalQuery, EvalSet, mean, percentile, temporary_library
 from memory.answer.answers import Answer, Gate, segment_external_ids
@@ -107,7 +107,8 @@ def run_ask_queries(
     external = segment_external_ids(library.store)
     results = []
     for n, q in enumerate(queries):
-        answer = ask(library, q.question, as_of=q.asked_at, no_llm=no_llm, model_path=model_path, gate=gate)
+        request = AskRequest(q.question, as_of=q.asked_at, no_llm=no_llm, model_path=model_path, gate=gate)
+        answer = ask(library, request)
         results.append(
             QueryResult(
                 query=q,

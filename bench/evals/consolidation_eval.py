@@ -275,7 +275,7 @@ def _current_first(answer_claims: list[Any], gold: str) -> bool:
 
 def _ask(library: Library, eval_set: EvalSet, model_path: Path | None, use_model: bool) -> dict[str, Any]:
     """Latest-value and self-correction questions: supported (see ask_eval) and current value first."""
-    from app.ask import ask
+    from app.ask import AskRequest, ask
     from bench.evals.ask_eval import gold_supported
 
     out: dict[str, Any] = {}
@@ -285,7 +285,8 @@ def _ask(library: Library, eval_set: EvalSet, model_path: Path | None, use_model
             continue
         supported = first = 0
         for q in queries:
-            answer = ask(library, q.question, as_of=q.asked_at, no_llm=not use_model, model_path=model_path)
+            request = AskRequest(q.question, as_of=q.asked_at, no_llm=not use_model, model_path=model_path)
+            answer = ask(library, request)
             supported += gold_supported(answer, q.answer)
             first += _current_first(answer.claims, q.answer)
         out[kind] = {

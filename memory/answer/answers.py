@@ -24,7 +24,7 @@ from typing import Any
 
 from memory.answer.claims import RawClaim, sentences
 from memory.answer.context import (
-    Passage,
+    ContextPassage,
     has_correction,
     passage_support,
     sentence_bounds,
@@ -32,7 +32,7 @@ from memory.answer.context import (
     through_corrections,
 )
 from memory.store.store import Store
-from memory.text.quotes import QuoteSpan, locate_quote, normalise, tokens, word_count
+from memory.text.quotes import ClaimKind, QuoteSpan, locate_quote, normalise, tokens, word_count
 from memory.text.relevance import (
     QuestionTerms,
     answer_kind,
@@ -95,7 +95,7 @@ class Citation:
 @dataclass
 class Claim:
     text: str
-    kind: str  # "stated" | "inferred"
+    kind: ClaimKind
     citations: list[Citation] = field(default_factory=list)
     source: str = "model"  # "model" | "extractive" | "current" (a later fact superseded what was cited)
     correction: bool = False  # the quote holds a self-correction: the later words are the ones meant
@@ -116,7 +116,7 @@ class Answer:
     answer_found: bool
     model: str | None
     claims: list[Claim]
-    passages: list[Passage]
+    passages: list[ContextPassage]
     timings: dict[str, float]
     mode: str = "extractive"  # "model" | "extractive" | "not_found"
     dropped: int = 0  # model claims the checker or the gate refused
@@ -124,7 +124,7 @@ class Answer:
 
     @property
     def stated(self) -> list[Claim]:
-        return [c for c in self.claims if c.kind == "stated"]
+        return [c for c in self.claims if c.kind == ClaimKind.STATED]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -138,7 +138,9 @@ class Answer:
 
 
 # --- the relevance gate -----------------------------------------------------------------------------
-def judge_passages(store: Store, passages: Sequence[Passage], terms: QuestionTerms, gate: Gate) -> bool:
+def judge_passages(
+    store: Store, passages: Sequence[ContextPassage], terms: QuestionTerms, gate: Gate
+) -> bool:
     """Mark each passage relevant or not; True when at least one is."""
     cache: dict[tuple[int, str], bool] = {}
     for p in passages:
@@ -159,7 +161,7 @@ def judge_passages(store: Store, passages: Sequence[Passage], terms: QuestionTer
 
 
 # --- spans and corrections --------------------------------------------------------------------------
-def _citation(p: Passage, span: QuoteSpan) -> Citation:
+def _citation(p: ContextPassage, span: QuoteSpan) -> Citation:
     return Citation(
         p.number, p.project, p.recording_id, p.spoken_at, span.start, span.end, span.segment_ids, span.text
     )
@@ -193,7 +195,7 @@ class Labeller:
     with its answer (which may add an inferred line). A claim without a stream key is both at once.
     """
 
-    passages: Sequence[Passage]
+    passages: Sequence[ContextPassage]
     terms: QuestionTerms
     gate: Gate = field(default_factory=Gate)
     dropped: int = 0
@@ -227,7 +229,7 @@ class Labeller:
             passage = self.by_number[stated.citations[0].passage]
             reading = _inferred_reading(raw.text, stated.text, passage, self.terms)
             if reading:
-                out.append(Claim(reading, "inferred", list(stated.citations), "model"))
+                out.append(Claim(reading, ClaimKind.INFERRED, list(stated.citations), "model"))
         return out
 
     def _aligned(self, text: str) -> Claim | None:
@@ -270,7 +272,7 @@ class Labeller:
             return None
         return self._checked_span(self.by_number[found.passage], found.span)
 
-    def _checked_span(self, passage: Passage, found: QuoteSpan) -> Claim | None:
+    def _checked_span(self, passage: ContextPassage, found: QuoteSpan) -> Claim | None:
         span = through_corrections(self.sources[passage.number], found)
         quote_support = coverage(self.terms, stems(span.text))
         key = (*span.segment_ids, span.first_token, span.last_token)
@@ -279,10 +281,12 @@ class Labeller:
             self.dropped += 1
             return None
         self.seen.add(key)
-        return Claim(span.text, "stated", [_citation(passage, span)], "model", has_correction(span.text))
+        return Claim(
+            span.text, ClaimKind.STATED, [_citation(passage, span)], "model", has_correction(span.text)
+        )
 
 
-def _inferred_reading(text: str, quote: str, passage: Passage, terms: QuestionTerms) -> str | None:
+def _inferred_reading(text: str, quote: str, passage: ContextPassage, terms: QuestionTerms) -> str | None:
     """The model's own short answer, kept only when it adds nothing that was not said."""
     text = " ".join(text.split())
     if not text or len(text) > 200 or normalise(text) in normalise(quote):
@@ -311,7 +315,7 @@ _FUNCTION_STEMS = stems(
 
 # --- extractive answers -------------------------------------------------------------------------------
 def extractive_claims(
-    passages: Sequence[Passage], terms: QuestionTerms, *, max_claims: int = 3
+    passages: Sequence[ContextPassage], terms: QuestionTerms, *, max_claims: int = 3
 ) -> list[Claim]:
     """The best sentence of each relevant passage, verbatim and stated, best supported first."""
     relevant = sorted(
@@ -326,7 +330,7 @@ def extractive_claims(
             continue
         span = through_corrections(source, span)
         claims.append(
-            Claim(span.text, "stated", [_citation(p, span)], "extractive", has_correction(span.text))
+            Claim(span.text, ClaimKind.STATED, [_citation(p, span)], "extractive", has_correction(span.text))
         )
     return claims
 
@@ -346,7 +350,7 @@ def best_sentence(terms: QuestionTerms, options: Sequence[str]) -> str:
 ANSWER_KIND_BONUS = 0.15  # less than one content word of a typical question: a tie-breaker
 
 
-def prompt_sentences(passage: Passage, terms: QuestionTerms, max_words: int) -> list[str]:
+def prompt_sentences(passage: ContextPassage, terms: QuestionTerms, max_words: int) -> list[str]:
     """The passage's sentences a model is shown: all of them when they fit, else the best one and
     its neighbours (the next first: corrections and answers follow) within `max_words`, in order."""
     options = sentences(passage.text)

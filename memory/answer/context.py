@@ -20,7 +20,7 @@ from memory.search.hits import Hit
 from memory.store import recordings
 from memory.store.recordings import Segment
 from memory.store.store import Store
-from memory.text.quotes import PassageText, QuoteSpan, SourceSegment, word_count
+from memory.text.quotes import QuoteSource, QuoteSpan, SourceSegment, word_count
 from memory.text.relevance import QuestionTerms, Support, best_window, coverage, stems
 
 # Words that take back what was just said. Matched on lower-cased text near the start of a
@@ -58,7 +58,7 @@ def ends_mid_thought(text: str) -> bool:
 
 
 @dataclass
-class Passage:
+class ContextPassage:
     """A numbered piece of context: consecutive raw segments of one recording."""
 
     number: int
@@ -103,8 +103,8 @@ class Passage:
     def words(self) -> int:
         return word_count(self.text)
 
-    def source(self) -> PassageText:
-        return PassageText([SourceSegment(s.id, s.start, s.end, s.raw_text) for s in self.segments])
+    def source(self) -> QuoteSource:
+        return QuoteSource([SourceSegment(s.id, s.start, s.end, s.raw_text) for s in self.segments])
 
     def labelled_text(self) -> str:
         """The raw words with the speaker named where it changes (how the model reads a dialogue)."""
@@ -195,7 +195,7 @@ def _widened(segments: list[Segment], around: Sequence[Segment]) -> list[Segment
     return out
 
 
-def focus_passage(passage: Passage, terms: QuestionTerms, max_words: int) -> Passage:
+def focus_passage(passage: ContextPassage, terms: QuestionTerms, max_words: int) -> ContextPassage:
     """The same passage narrowed to the segments that answer, for a prompt that must stay short."""
     if not passage.segments or passage.words <= max_words:
         return passage
@@ -211,15 +211,15 @@ def passages_from_hits(
     word_budget: int = 600,
     max_passages: int = 6,
     passage_words: int | None = None,
-) -> list[Passage]:
+) -> list[ContextPassage]:
     """Numbered passages (1, 2, ...) in retrieval order, merged per recording, within the budget."""
     cap = passage_words or max(60, word_budget // 3)
-    passages: list[Passage] = []
+    passages: list[ContextPassage] = []
     used = 0
     for rank, hit in enumerate(hits):
         if len(passages) >= max_passages or used >= word_budget:
             break
-        p = Passage(
+        p = ContextPassage(
             number=0,
             recording_id=hit.recording_id,
             project_id=hit.project_id,
@@ -244,7 +244,7 @@ def passages_from_hits(
     return passages
 
 
-def _merge_into(passages: list[Passage], new: Passage) -> bool:
+def _merge_into(passages: list[ContextPassage], new: ContextPassage) -> bool:
     """Join a passage to an earlier one of the same recording when their segments touch."""
     if not new.segments:
         return False
@@ -260,7 +260,7 @@ def _merge_into(passages: list[Passage], new: Passage) -> bool:
 
 
 def passage_support(
-    passage: Passage, terms: QuestionTerms, *, width: int, mentioned: Callable[[str], bool]
+    passage: ContextPassage, terms: QuestionTerms, *, width: int, mentioned: Callable[[str], bool]
 ) -> Support:
     """How well the passage supports the question: its best window, and the names around it.
 
@@ -294,7 +294,7 @@ def passage_support(
 _SENTENCE_GAP = re.compile(r"[.!?…]['\"”’)\]]*(?:\s|$)")
 
 
-def sentence_bounds(source: PassageText) -> list[tuple[int, int]]:
+def sentence_bounds(source: QuoteSource) -> list[tuple[int, int]]:
     """(first_token, last_token) of each sentence of the passage, in token positions.
 
     A sentence ends where terminal punctuation and a space follow a word ("3.5" does not end one);
@@ -317,7 +317,7 @@ def sentence_of(bounds: list[tuple[int, int]], token: int) -> int:
     return next((n for n, (a, b) in enumerate(bounds) if a <= token <= b), len(bounds) - 1)
 
 
-def through_corrections(source: PassageText, span: QuoteSpan) -> QuoteSpan:
+def through_corrections(source: QuoteSource, span: QuoteSpan) -> QuoteSpan:
     """Extend a span through a self-correction that follows it, or back to the words it corrects.
 
     "The workshop is on Monday" followed by ", oh wait, I actually meant Tuesday" becomes the

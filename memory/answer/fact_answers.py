@@ -14,7 +14,7 @@ from memory.answer.answers import Citation, Claim
 from memory.consolidate.fact_store import facts_in_segments, get_fact
 from memory.consolidate.facts import Fact
 from memory.store.store import Store
-from memory.text.quotes import normalise
+from memory.text.quotes import ClaimKind, normalise
 
 MAX_CHAIN = 20
 
@@ -47,19 +47,25 @@ def current_of(store: Store, fact: Fact, until: str | None) -> Fact:
 
 def with_current_values(store: Store, claims: Sequence[Claim], *, until: str | None = None) -> list[Claim]:
     out: list[Claim] = []
-    said = {normalise(c.text) for c in claims if c.kind == "stated"}
+    said = {normalise(c.text) for c in claims if c.kind == ClaimKind.STATED}
     for claim in claims:
-        if claim.kind != "stated" or not claim.citations:
+        if claim.kind != ClaimKind.STATED or not claim.citations:
             out.append(claim)
             continue
         for fact in facts_in_segments(store, list(claim.citations[0].segment_ids)):
-            if fact.kind != "stated" or (until is not None and fact.spoken_at > until):
+            if fact.kind != ClaimKind.STATED or (until is not None and fact.spoken_at > until):
                 continue
             current = current_of(store, fact, until)
             if current.id != fact.id and normalise(current.quote) not in said:
                 said.add(normalise(current.quote))
                 out.append(
-                    Claim(current.quote, "stated", [citation(current)], "current", replaces=[citation(fact)])
+                    Claim(
+                        current.quote,
+                        ClaimKind.STATED,
+                        [citation(current)],
+                        "current",
+                        replaces=[citation(fact)],
+                    )
                 )
             elif current.id == fact.id:
                 for old_id in fact.replaced:
@@ -68,5 +74,5 @@ def with_current_values(store: Store, claims: Sequence[Claim], *, until: str | N
                         claim.replaces.append(citation(old))
         out.append(claim)
     # Current values first: a value something later replaced waits behind the one that replaced it.
-    first = [c for c in out if c.kind == "stated" and c.source == "current"]
+    first = [c for c in out if c.kind == ClaimKind.STATED and c.source == "current"]
     return first + [c for c in out if c not in first]

@@ -18,6 +18,7 @@ from typing import Any
 from memory.consolidate.facts import MIN_ATTRIBUTE_OVERLAP, Fact, FactIn, check_quote
 from memory.store.store import Store, now_iso
 from memory.text.doc import Doc
+from memory.text.quotes import ClaimKind
 from memory.text.relevance import stem
 
 
@@ -142,14 +143,14 @@ def resolve_validity(store: Store, project_id: int) -> int:
         earlier = [
             old
             for old in rows[:i]
-            if old.value_kind == new.value_kind and _same_thing(old, new) and old.kind == "stated"
+            if old.value_kind == new.value_kind and _same_thing(old, new) and old.kind == ClaimKind.STATED
         ]
         same = [o for o in earlier if _number(o) == _number(new) and _overlap(o, new, weights) > 0]
         if same:
             origin = same[0]
             new.restates = origin.restates or origin.id
             continue
-        if not new.changed or new.kind != "stated":
+        if not new.changed or new.kind != ClaimKind.STATED:
             continue
         current = [
             o for o in earlier if o.valid_until is None and o.restates is None and o.spoken_at < new.spoken_at
@@ -184,6 +185,7 @@ def _fact(row: dict[str, Any]) -> Fact:
         **{
             **row,
             "segment_ids": json.loads(row["segment_ids"]),
+            "kind": ClaimKind(row["kind"]),
             "changed": bool(row["changed"]),
             "replaced": replaced,
         }

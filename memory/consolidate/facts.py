@@ -24,7 +24,7 @@ from memory.consolidate.corrections import Correction
 from memory.text.dates import MONTHS, NUMBER_WORDS, WEEKDAYS, word_list
 from memory.text.doc import Doc, Sentence, Span
 from memory.text.entities import Entity
-from memory.text.quotes import PassageText, SourceSegment, tokens
+from memory.text.quotes import ClaimKind, QuoteSource, SourceSegment, tokens
 from memory.text.relevance import STOPWORDS, stem
 
 HEDGE_SENTENCE = re.compile(
@@ -85,7 +85,7 @@ class FactIn:
     value_end: int
     changed: bool
     project_id: int
-    kind: str = "stated"
+    kind: ClaimKind = ClaimKind.STATED
     source: str = "rules"
     correction: int | None = None  # index into the recording's corrections
 
@@ -101,7 +101,7 @@ class Fact:
     value: str
     value_kind: str
     value_norm: str
-    kind: str
+    kind: ClaimKind
     quote: str
     segment_ids: list[int]
     start: float
@@ -292,5 +292,5 @@ def rule_facts(
 def check_quote(doc: Doc, fact: FactIn) -> bool:
     """The deterministic checker: the quote is verbatim in the raw segments it names."""
     covered = doc.segments[fact.quote.first_segment : fact.quote.first_segment + len(fact.quote.segment_ids)]
-    source = PassageText([SourceSegment(s.id, s.start, s.end, s.raw_text) for s in covered])
+    source = QuoteSource([SourceSegment(s.id, s.start, s.end, s.raw_text) for s in covered])
     return source.find(fact.quote.text, min_words=1) is not None

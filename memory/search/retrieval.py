@@ -19,8 +19,8 @@ from memory.search.index import VECTOR_TABLE, library_size, vector_state
 from memory.search.passages import build_passages, segment_cosines, without_overlap
 from memory.search.ranking import Candidate, RankingOptions, diversify, rank, with_recency
 from memory.store.recordings import Segment
-from memory.store.store import Store
-from models.errors import InputError, StoreError
+from memory.store.store import Store, StoreError
+from models.errors import InputError
 
 MODES = ("hybrid", "keyword", "vector")
 MAX_QUERY_CHARS = 10_000

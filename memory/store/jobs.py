@@ -10,22 +10,35 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from enum import StrEnum
 from typing import Any
 
+from memory.store.ids import JobId, RecordingId
 from memory.store.store import Store, now_iso
 from models.errors import InputError, NotFoundError
 
-OPEN = ("queued", "running")
-FINISHED = ("done", "failed", "cancelled")
+
+class JobStatus(StrEnum):
+    """Where a job is: queued, running, or finished as done, failed or cancelled."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+OPEN = (JobStatus.QUEUED, JobStatus.RUNNING)
+FINISHED = (JobStatus.DONE, JobStatus.FAILED, JobStatus.CANCELLED)
 
 
 @dataclass(frozen=True)
 class Job:
-    id: int
+    id: JobId
     kind: str
-    recording_id: int | None
+    recording_id: RecordingId | None
     payload: dict[str, Any]
-    status: str
+    status: JobStatus
     progress: float
     message: str | None
     attempts: int
@@ -53,6 +66,7 @@ def _job(row: dict[str, Any]) -> Job:
         **{
             **row,
             "payload": json.loads(row["payload"] or "{}"),
+            "status": JobStatus(row["status"]),
             "cancel_requested": bool(row["cancel_requested"]),
         }
     )
@@ -145,7 +159,7 @@ def cancel_requested(store: Store, job_id: int) -> bool:
     return bool(store.scalar("SELECT cancel_requested FROM jobs WHERE id = ?", (job_id,)))
 
 
-def finish(store: Store, job_id: int, status: str, message: str | None = None) -> None:
+def finish(store: Store, job_id: int, status: JobStatus, message: str | None = None) -> None:
     """End a job: done, failed or cancelled."""
     if status not in FINISHED:
         raise InputError(f"a job cannot finish as {status!r}")
@@ -168,9 +182,9 @@ def request_cancel(store: Store, job_id: int) -> Job:
     """A queued job is cancelled at once; a running one is flagged for its owner to stop."""
     with store.transaction():
         job = get_job(store, job_id)
-        if job.status == "queued":
-            finish(store, job_id, "cancelled", "cancelled before it started")
-        elif job.status == "running":
+        if job.status == JobStatus.QUEUED:
+            finish(store, job_id, JobStatus.CANCELLED, "cancelled before it started")
+        elif job.status == JobStatus.RUNNING:
             store.execute("UPDATE jobs SET cancel_requested = 1 WHERE id = ?", (job_id,))
         else:
             raise InputError(f"job {job_id} has already finished ({job.status})")
@@ -181,7 +195,7 @@ def requeue(store: Store, job_id: int) -> Job:
     """Run a failed or cancelled job again (it resumes where it stopped)."""
     with store.transaction():
         job = get_job(store, job_id)
-        if job.status not in ("failed", "cancelled"):
+        if job.status not in (JobStatus.FAILED, JobStatus.CANCELLED):
             raise InputError(f"job {job_id} is {job.status}; only failed or cancelled jobs can be retried")
         store.execute(
             "UPDATE jobs SET status = 'queued', cancel_requested = 0, message = NULL, finished_at = NULL,"

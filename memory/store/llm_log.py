@@ -8,11 +8,13 @@ Prompt and response text stay in the store; they are never written to log files.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
 from memory.store.store import Store, now_iso
-from models.chat import Completion
+from models.chat import ChatModel, Completion
+from models.errors import CancelledError, ModelError
 
 
 @dataclass(frozen=True)
@@ -107,3 +109,71 @@ def log_completion(
         first_token_ms=completion.first_token_ms,
         total_ms=completion.total_ms,
     )
+
+
+class LoggedCall:
+    """One chat-model call that writes itself to the audit trail when it ends, however it ends
+    (done, failed, cancelled, or closed early by its reader), after simonw/llm's `log_to_db`.
+
+    `stream()` yields the text as the model writes it; `text()` waits for all of it. A model error
+    is raised to the caller after it is logged; `call_id` is the logged row's id once the call ended.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        chat: ChatModel,
+        *,
+        purpose: str,
+        model: str,
+        messages: list[dict[str, str]],
+        schema: dict[str, Any] | None = None,
+        max_tokens: int = 512,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> None:
+        self.store = store
+        self.chat = chat
+        self.purpose = purpose
+        self.model = model
+        self.messages = messages
+        self.schema = schema
+        self.max_tokens = max_tokens
+        self.cancelled = cancelled
+        self.completion = Completion()
+        self.error: str | None = None
+        self.call_id: int | None = None
+
+    def stream(self) -> Generator[str, None, None]:
+        pieces = self.chat.stream(
+            self.messages,
+            json_schema=self.schema,
+            max_tokens=self.max_tokens,
+            cancelled=self.cancelled,
+            completion=self.completion,
+        )
+        try:
+            yield from pieces
+        except CancelledError:
+            self.error = "cancelled"
+            raise
+        except ModelError as exc:
+            self.error = exc.message
+            raise
+        finally:
+            closing = getattr(pieces, "close", None)  # a generator: closing it frees the model now
+            if closing is not None:
+                closing()
+            self.call_id = log_completion(
+                self.store,
+                purpose=self.purpose,
+                model=self.model,
+                messages=self.messages,
+                schema=self.schema,
+                completion=self.completion,
+                error=self.error,
+            )
+
+    def text(self) -> str:
+        for _ in self.stream():
+            pass
+        return self.completion.text

@@ -6,6 +6,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from memory.store.ids import ProjectId
 from memory.store.store import Store, now_iso
 from models.errors import InputError, NotFoundError
 
@@ -15,7 +16,7 @@ _JOINERS = "\u200c\u200d"
 
 @dataclass(frozen=True)
 class Project:
-    id: int
+    id: ProjectId
     name: str
     slug: str
     created_at: str

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from memory.store.ids import ProjectId, RecordingId
 from memory.store.store import Store, now_iso
 from models.errors import InputError, NotFoundError
 
@@ -21,8 +22,8 @@ SOURCES = ("microphone", "import", "watch", "transcript")
 
 @dataclass(frozen=True)
 class Recording:
-    id: int
-    project_id: int
+    id: RecordingId
+    project_id: ProjectId
     project: str
     external_id: str | None
     title: str
@@ -63,7 +64,7 @@ class SegmentIn:
 @dataclass(frozen=True)
 class Segment:
     id: int
-    recording_id: int
+    recording_id: RecordingId
     idx: int
     external_id: str | None
     start: float

@@ -16,8 +16,8 @@ from typing import Any
 
 import apsw
 
-from memory.store.store import Store, migration_files
-from models.errors import InputError, StoreError
+from memory.store.store import Store, StoreError, migration_files
+from models.errors import InputError
 
 PAGES_PER_STEP = 256  # ~1 MB at 4 KiB pages: progress moves, writers are not starved
 MAX_RESTARTS = 3

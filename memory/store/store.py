@@ -22,13 +22,17 @@ from typing import Any
 import apsw
 import sqlite_vec
 
-from models.errors import InputError, StoreError
+from models.errors import InputError, VerbatimError
 
 log = logging.getLogger(__name__)
 
 Params = Sequence[Any] | dict[str, Any] | None
 BUSY_TIMEOUT_MS = 10_000
 MMAP_BYTES = 2**31 - 2**16  # SQLite's own ceiling (SQLITE_MAX_MMAP_SIZE); the OS maps lazily
+
+
+class StoreError(VerbatimError):
+    """The database cannot be opened, migrated or written."""
 
 
 def now_iso() -> str:

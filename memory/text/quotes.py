@@ -16,8 +16,17 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 MIN_QUOTE_WORDS = 3  # "at least a few words": one or two words match almost anywhere
+
+
+class ClaimKind(StrEnum):
+    """What a line of an answer, a fact or a digest item is: **stated** when its quote was found
+    verbatim in the raw words by this module, **inferred** when it is a model's reading."""
+
+    STATED = "stated"
+    INFERRED = "inferred"
 
 
 @dataclass(frozen=True)
@@ -112,7 +121,7 @@ class QuoteSpan:
     last_token: int
 
 
-class PassageText:
+class QuoteSource:
     """The raw segments of one passage, tokenised once, for repeated quote look-ups."""
 
     def __init__(self, segments: Sequence[SourceSegment]) -> None:
@@ -169,7 +178,7 @@ class Located:
 def locate_quote(
     quote: str,
     cited: Sequence[int],
-    passages: Mapping[int, PassageText],
+    passages: Mapping[int, QuoteSource],
     *,
     min_words: int = MIN_QUOTE_WORDS,
 ) -> Located | None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.ask import ask
+from app.ask import AskRequest, ask
 from app.library import Library
 from app.search import search
 from memory.store.projects import MAX_NAME, clean_name, find_project
@@ -147,7 +147,7 @@ def test_the_app_functions_take_the_same_hostile_text(notes: Library) -> None:
         assert all(h.components for h in hits)
         if len(query) > 1000:
             continue  # asked through the CLI above; here it would only embed 100k characters again
-        answer = ask(notes, query, no_llm=True)
+        answer = ask(notes, AskRequest(query, no_llm=True))
         for claim in answer.claims:
             assert claim.kind in ("stated", "inferred")
     assert dump_store(notes.store) == before

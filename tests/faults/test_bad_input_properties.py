@@ -31,7 +31,7 @@ from memory.store.clock import normalise_time, parse_time
 from memory.store.recordings import SegmentIn
 from memory.store.store import Store
 from memory.text.entities import sentence_entities
-from memory.text.quotes import PassageText, SourceSegment, normalise, tokens
+from memory.text.quotes import QuoteSource, SourceSegment, normalise, tokens
 from models.errors import InputError
 from tests.support.hostile_files import dump_store
 
@@ -484,7 +484,7 @@ def test_any_run_of_words_in_any_script_is_found_composed_or_decomposed(
 ) -> None:
     form = data.draw(st.sampled_from(["NFC", "NFD"]))
     segments = [SourceSegment(i, float(i), float(i) + 1, t) for i, t in enumerate(texts)]
-    passage = PassageText(segments)
+    passage = QuoteSource(segments)
     assume(len(passage.tokens) >= 3)
     first = data.draw(st.integers(0, len(passage.tokens) - 3))
     last = data.draw(st.integers(first + 2, len(passage.tokens) - 1))
@@ -503,10 +503,10 @@ def test_any_run_of_words_in_any_script_is_found_composed_or_decomposed(
 def test_a_quote_is_found_in_a_decomposed_transcript_exactly_when_in_the_composed_one(
     texts: list[str], quote: str
 ) -> None:
-    composed = PassageText(
+    composed = QuoteSource(
         [SourceSegment(i, 0, 1, unicodedata.normalize("NFC", t)) for i, t in enumerate(texts)]
     )
-    decomposed = PassageText(
+    decomposed = QuoteSource(
         [SourceSegment(i, 0, 1, unicodedata.normalize("NFD", t)) for i, t in enumerate(texts)]
     )
     a, b = composed.find(quote), decomposed.find(quote)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import app.ask
-from app.ask import NOT_FOUND, ask, warm_up
+from app.ask import NOT_FOUND, AskRequest, ask, warm_up
 from app.ingest.imports import import_corpus
 from app.library import Library
 from app.paths import DataDir
@@ -110,7 +110,7 @@ def assert_honest(library: Library, answer: Answer) -> None:
 
 def test_a_self_correction_is_answered_with_the_corrected_and_the_original_words(notes: Library) -> None:
     shown: list[str] = []
-    answer = ask(notes, "When is the workshop?", as_of=ASKED, no_llm=True, on_text=shown.append)
+    answer = ask(notes, AskRequest("When is the workshop?", as_of=ASKED, no_llm=True), on_text=shown.append)
     assert_honest(notes, answer)
     assert answer.answer_found and answer.mode == "extractive" and answer.model is None
     first = answer.claims[0]
@@ -122,14 +122,14 @@ def test_a_self_correction_is_answered_with_the_corrected_and_the_original_words
 
 
 def test_german_self_corrections_are_kept_together(notes: Library) -> None:
-    answer = ask(notes, "Wann ist der Termin mit Delta?", as_of=ASKED, no_llm=True)
+    answer = ask(notes, AskRequest("Wann ist der Termin mit Delta?", as_of=ASKED, no_llm=True))
     assert_honest(notes, answer)
     assert answer.answer_found
     assert "Mittwoch" in answer.claims[0].text and "Montag" in answer.claims[0].text
 
 
 def test_what_an_email_mentioned_stays_what_the_email_mentioned(notes: Library) -> None:
-    answer = ask(notes, "How much is the Brightwater project worth?", as_of=ASKED, no_llm=True)
+    answer = ask(notes, AskRequest("How much is the Brightwater project worth?", as_of=ASKED, no_llm=True))
     assert_honest(notes, answer)
     assert answer.answer_found
     assert answer.claims[0].text.startswith("The email mentioned a project worth 100k")
@@ -137,7 +137,7 @@ def test_what_an_email_mentioned_stays_what_the_email_mentioned(notes: Library) 
 
 def test_a_question_the_notes_cannot_answer_gets_not_in_your_notes(notes: Library) -> None:
     shown: list[str] = []
-    answer = ask(notes, "What is the capital of France?", as_of=ASKED, on_text=shown.append)
+    answer = ask(notes, AskRequest("What is the capital of France?", as_of=ASKED), on_text=shown.append)
     assert_honest(notes, answer)
     assert not answer.answer_found and answer.claims == [] and shown == [NOT_FOUND]
     assert 0 < len(answer.passages) <= 3  # the nearest passages, for the user to judge
@@ -145,7 +145,7 @@ def test_a_question_the_notes_cannot_answer_gets_not_in_your_notes(notes: Librar
 
 
 def test_as_of_leaves_out_what_was_said_later(notes: Library) -> None:
-    answer = ask(notes, "When is the workshop?", as_of="2026-03-01T00:00:00", no_llm=True)
+    answer = ask(notes, AskRequest("When is the workshop?", as_of="2026-03-01T00:00:00", no_llm=True))
     assert not answer.answer_found and answer.passages == []
 
 
@@ -153,7 +153,7 @@ def test_as_of_leaves_out_what_was_said_later(notes: Library) -> None:
 def test_the_default_model_answers_honestly_and_every_call_is_logged(notes: Library) -> None:
     before = len(list_calls(notes.store, purpose="ask"))
     shown: list[str] = []
-    answer = ask(notes, "When is the workshop?", as_of=ASKED, on_text=shown.append)
+    answer = ask(notes, AskRequest("When is the workshop?", as_of=ASKED), on_text=shown.append)
     assert_honest(notes, answer)
     assert answer.answer_found and answer.model == "SmolLM2-135M-Instruct"
     # Whatever the model picked, the stated answer must carry the correction and the original.
@@ -176,13 +176,13 @@ def test_warm_up_leaves_the_answer_rules_read_for_the_first_question(notes: Libr
     assert any(cached[i : i + len(rules)] == rules for i in range(len(cached) - len(rules) + 1))
     call = list_calls(notes.store, purpose="warm-up")[0]
     assert call.error is None and call.model == "SmolLM2-135M-Instruct"
-    answer = ask(notes, "When is the workshop?", as_of=ASKED)
+    answer = ask(notes, AskRequest("When is the workshop?", as_of=ASKED))
     assert_honest(notes, answer) and answer.answer_found
 
 
 def test_the_model_reads_at_most_its_token_budget(notes: Library, monkeypatch: pytest.MonkeyPatch) -> None:
     def prompt_read() -> str:
-        answer = ask(notes, "Why did we rule out Redis for the Atlas cache?", as_of=ASKED)
+        answer = ask(notes, AskRequest("Why did we rule out Redis for the Atlas cache?", as_of=ASKED))
         assert_honest(notes, answer)
         return str(json.loads(list_calls(notes.store, purpose="ask")[0].prompt)["messages"][-1]["content"])
 
@@ -200,7 +200,7 @@ def test_the_model_reads_at_most_its_token_budget(notes: Library, monkeypatch: p
 @pytest.mark.slow
 def test_the_model_never_turns_reported_speech_or_an_injection_into_a_fact(notes: Library) -> None:
     for question in ("How much money do I have for Brightwater?", "What is the Cobalt budget?"):
-        answer = ask(notes, question, as_of=ASKED)
+        answer = ask(notes, AskRequest(question, as_of=ASKED))
         assert_honest(notes, answer)
         for claim in answer.claims:
             if "100k" in claim.text:

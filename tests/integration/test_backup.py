@@ -34,8 +34,8 @@ from app.project_service import add_project
 from app.recording_service import audio_file, get_recording, list_recordings, list_segments
 from app.search import search
 from memory.store import snapshots as store_backup
-from memory.store.store import Store, migration_files
-from models.errors import CancelledError, InputError, StoreError
+from memory.store.store import Store, StoreError, migration_files
+from models.errors import CancelledError, InputError
 from tests.conftest import MODELS_DIR, require_models
 from tests.support.audio_helpers import speech_file
 from tests.support.cli import run

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from app.ask import ask
+from app.ask import AskRequest, ask
 from app.consolidation.service import (
     assign_stretch,
     consolidate,
@@ -192,7 +192,9 @@ def test_digest_has_decisions_commitments_and_questions_newest_first(notes: Libr
 
 
 def test_answers_prefer_the_current_value_and_say_what_it_replaced(notes: Library) -> None:
-    answer = ask(notes, "When is the Harbour App launch date?", as_of="2026-03-10T09:00:00", no_llm=True)
+    answer = ask(
+        notes, AskRequest("When is the Harbour App launch date?", as_of="2026-03-10T09:00:00", no_llm=True)
+    )
     assert quote_violations(notes.store, answer) == 0
     stated = [c for c in answer.claims if c.kind == "stated"]
     first_27 = next(i for i, c in enumerate(stated) if "27th" in c.text)
@@ -201,7 +203,9 @@ def test_answers_prefer_the_current_value_and_say_what_it_replaced(notes: Librar
     assert [r.quote for r in current.replaces] == ["The launch date is Friday the 20th of March."]
     cites = current.to_json()["citations"]
     assert [c["spoken_at"] for c in cites] == ["2026-03-02T10:00:00", "2026-02-02T09:00:00"]
-    before = ask(notes, "When is the Harbour App launch date?", as_of="2026-02-15T09:00:00", no_llm=True)
+    before = ask(
+        notes, AskRequest("When is the Harbour App launch date?", as_of="2026-02-15T09:00:00", no_llm=True)
+    )
     assert not [c for c in before.claims if "27th" in c.text]  # not known yet then
 
 

@@ -20,7 +20,13 @@ from memory.answer.answers import (
     through_corrections,
 )
 from memory.answer.claims import ClaimReader, RawClaim, claim_schema, read_claims, sentences
-from memory.answer.context import Passage, _widened, ends_mid_thought, has_correction, opens_with_correction
+from memory.answer.context import (
+    ContextPassage,
+    _widened,
+    ends_mid_thought,
+    has_correction,
+    opens_with_correction,
+)
 from memory.store.llm_log import get_call, list_calls, log_call, prompt_text
 from memory.store.recordings import Segment
 from memory.text.quotes import normalise
@@ -38,10 +44,10 @@ def seg(
 
 def passage(
     number: int, texts: list[str], *, rec: int = 1, relevant: bool = True, first_id: int = 0
-) -> Passage:
+) -> ContextPassage:
     base = first_id or number * 100
     segments = [seg(base + i, i, t, rec=rec) for i, t in enumerate(texts)]
-    p = Passage(
+    p = ContextPassage(
         number, rec, 1, "Atlas", "Workshop planning", "2026-03-02T08:40:00", segments, number - 1, 1.0
     )
     p.relevant = relevant

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from memory.text.quotes import (
     MIN_QUOTE_WORDS,
-    PassageText,
+    QuoteSource,
     SourceSegment,
     locate_quote,
     normalise,
@@ -36,9 +36,9 @@ sentence = st.lists(word, min_size=1, max_size=12).map(" ".join)
 segments_st = st.lists(sentence, min_size=1, max_size=5)
 
 
-def passage(texts: list[str], first_id: int = 100) -> PassageText:
+def passage(texts: list[str], first_id: int = 100) -> QuoteSource:
     segs = [SourceSegment(first_id + i, float(i * 5), float(i * 5 + 4), t) for i, t in enumerate(texts)]
-    return PassageText(segs)
+    return QuoteSource(segs)
 
 
 def occurs(quote: str, text: str) -> bool:

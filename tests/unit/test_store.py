@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from memory.store.store import Store, migration_files
-from models.errors import StoreError
+from memory.store.store import Store, StoreError, migration_files
 
 
 def test_fresh_store_has_every_migration_and_is_consistent(store: Store) -> None:

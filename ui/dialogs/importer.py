@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject, QUrl, Signal
 
 from app.library import Library
 from models.errors import CancelledError
-from ui.operations import Op, Operations, Progress
+from ui.operations import Change, Op, Operations, Progress
 
 if TYPE_CHECKING:  # imported at the first import: it brings in the audio decoders
     from app.ingest.imports import ImportResult
@@ -78,5 +78,5 @@ class Importer(QObject):
             run,
             label=f"Importing into {project}",
             finished=lambda results: self.finished.emit(results, project),
-            changes={"recordings", "projects"},
+            changes={Change.RECORDINGS, Change.PROJECTS},
         )

@@ -36,7 +36,7 @@ from app.settings import WatchedFolder
 from models.catalogue import Role
 from ui.dialogs.data_folder_tab import DataFolderTab
 from ui.error_reporting import describe
-from ui.operations import Operations
+from ui.operations import Change, Operations
 
 ROLE_LABELS = {
     Role.TRANSCRIPTION: "Transcription",
@@ -142,7 +142,7 @@ class SettingsDialog(QDialog):
 
         self.ops.change(
             lambda: self.library.models.register(role, path),
-            changes={"settings"},
+            changes={Change.SETTINGS},
             finished=done,
             failed=self._failed,
             label="choose model",
@@ -155,7 +155,7 @@ class SettingsDialog(QDialog):
 
         self.ops.change(
             lambda: self.library.models.reset(role),
-            changes={"settings"},
+            changes={Change.SETTINGS},
             finished=done,
             failed=self._failed,
             label="reset model",
@@ -214,7 +214,7 @@ class SettingsDialog(QDialog):
             lambda: project_service.set_project_options(
                 self.library, name, language=language or None, clear_language=not language, vocabulary=terms
             ),
-            changes={"projects"},
+            changes={Change.PROJECTS},
             finished=done,
             failed=self._failed,
             label="project settings",
@@ -272,7 +272,7 @@ class SettingsDialog(QDialog):
 
         self.ops.change(
             lambda: watch_service.add_watched_folder(self.library, Path(path), project),
-            changes={"settings", "watched"},
+            changes={Change.SETTINGS, Change.WATCHED},
             finished=done,
             failed=self._failed,
             label="watch folder",
@@ -288,7 +288,7 @@ class SettingsDialog(QDialog):
 
         self.ops.change(
             lambda: watch_service.remove_watched_folder(self.library, path),
-            changes={"settings", "watched"},
+            changes={Change.SETTINGS, Change.WATCHED},
             finished=lambda _r: self.show_watched(),
             failed=self._failed,
             label="unwatch folder",
@@ -335,7 +335,7 @@ class SettingsDialog(QDialog):
 
         self.ops.change(
             save,
-            changes={"settings"},
+            changes={Change.SETTINGS},
             finished=lambda _r: self.say("Recording settings saved."),
             failed=self._failed,
             label="recording settings",

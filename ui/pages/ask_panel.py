@@ -124,11 +124,10 @@ class AskPanel(QWidget):
         self.stop_button.show()
 
         def run(progress: Progress) -> dict[str, Any]:
-            from app.ask import ask
+            from app.ask import AskRequest, ask
 
-            answer = ask(
-                self.library, question, projects=projects, on_text=progress.emit, cancelled=progress.cancelled
-            )
+            request = AskRequest(question, projects=projects)
+            answer = ask(self.library, request, on_text=progress.emit, cancelled=progress.cancelled)
             return dict(answer.to_json())
 
         self.op = self.ops.task(

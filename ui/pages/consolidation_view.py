@@ -21,8 +21,9 @@ from app.consolidation import service as consolidation_service
 from app.consolidation import views
 from app.consolidation.views import Fact, RecordingPanel, StoredCorrection, Stretch
 from app.library import Library
+from app.recording_service import RecordingId
 from ui.format import clock, short_date
-from ui.operations import Operations
+from ui.operations import Change, Operations
 from ui.theme import colours
 from ui.widgets.consolidation_widgets import (
     ConnectionCard,
@@ -62,7 +63,7 @@ class LayersPanel(QScrollArea):
         super().__init__(parent)
         self.ops = ops
         self.library = library
-        self.recording_id: int | None = None
+        self.recording_id: RecordingId | None = None
         self.panel: RecordingPanel | None = None
         self.fact_blocks: dict[int, QuoteBlock] = {}
         self.correction_buttons: list[QPushButton] = []
@@ -82,7 +83,7 @@ class LayersPanel(QScrollArea):
         self.setWidget(self.body)
 
     # --- loading ----------------------------------------------------------------------------------
-    def show_recording(self, recording_id: int) -> None:
+    def show_recording(self, recording_id: RecordingId) -> None:
         self.recording_id = recording_id
         self._generation += 1
         generation = self._generation
@@ -225,7 +226,7 @@ class LayersPanel(QScrollArea):
     def assign_stretch(self, stretch_id: int) -> None:
         self.ops.change(
             lambda: consolidation_service.assign_stretch(self.library, stretch_id),
-            changes={"consolidation", "connections"},
+            changes={Change.CONSOLIDATION, Change.CONNECTIONS},
             finished=lambda s: self.message.emit(f"Linked to {s.project}; the note stays whole."),
             label="assign stretch",
         )
@@ -233,6 +234,6 @@ class LayersPanel(QScrollArea):
     def dismiss_stretch(self, stretch_id: int) -> None:
         self.ops.change(
             lambda: consolidation_service.dismiss_stretch(self.library, stretch_id),
-            changes={"consolidation", "connections"},
+            changes={Change.CONSOLIDATION, Change.CONNECTIONS},
             label="dismiss stretch",
         )

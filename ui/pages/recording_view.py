@@ -30,9 +30,9 @@ from app import edits as edit_service
 from app import recording_service
 from app.edits import SegmentVersion
 from app.library import Library
-from app.recording_service import ACTIVE_STATUSES, Recording, Segment
+from app.recording_service import ACTIVE_STATUSES, Recording, RecordingId, Segment
 from ui.format import duration, recording_title, short_date, status_text
-from ui.operations import Operations
+from ui.operations import Change, Operations
 from ui.pages.consolidation_view import LayersPanel
 from ui.pages.transcript_model import SEGMENT_ROLE, SPEAKER, TEXT, TIME, TranscriptModel
 from ui.theme import heading_font
@@ -178,7 +178,7 @@ class RecordingView(QWidget):
         self.setTabOrder(self.player.slider, self.table)
 
     # --- opening -----------------------------------------------------------------------------------
-    def open_recording(self, recording_id: int, *, at: float | None = None) -> None:
+    def open_recording(self, recording_id: RecordingId, *, at: float | None = None) -> None:
         """Show a recording; with `at`, play from that second and mark the line said then."""
         self._generation += 1
         generation = self._generation
@@ -309,7 +309,7 @@ class RecordingView(QWidget):
     def save_edit(self, segment_id: int, text: str) -> None:
         self.ops.change(
             lambda: edit_service.save_edit(self.library, segment_id, text),
-            changes={"segments"},
+            changes={Change.SEGMENTS},
             finished=self.on_edit_saved,
             label="save edit",
         )

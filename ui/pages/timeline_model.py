@@ -16,7 +16,7 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelInde
 
 from app import recording_service
 from app.library import Library
-from app.recording_service import ACTIVE_STATUSES, Recording
+from app.recording_service import ACTIVE_STATUSES, Recording, RecordingId
 from ui.format import (
     clock,
     day_label,
@@ -156,7 +156,7 @@ class TimelineModel(QAbstractListModel):
         return rows
 
     # --- live status ---------------------------------------------------------------------------------
-    def active_ids(self) -> list[int]:
+    def active_ids(self) -> list[RecordingId]:
         return [
             r.recording.id
             for r in self.rows

@@ -18,7 +18,7 @@ from app.consolidation import service as consolidation_service
 from app.consolidation.views import Connection, Side
 from app.library import Library
 from ui.format import clock, parse_store_time
-from ui.operations import Operations
+from ui.operations import Change, Operations
 from ui.theme import colours, heading_font
 from ui.widgets.icons import inferred_pixmap, stated_pixmap
 from ui.widgets.passage_cards import CitationButton, Place
@@ -234,7 +234,7 @@ def send_verdict(
             card.set_busy()
     ops.change(
         lambda: consolidation_service.connection_verdict(library, connection_id, verdict),
-        changes={"connections"},
+        changes={Change.CONNECTIONS},
         finished=lambda c: say(f"Connection {c.verdict}."),
         label="connection verdict",
     )

@@ -27,7 +27,7 @@ from app.jobs import queue as jobs_queue
 from app.jobs import worker as jobs_worker
 from app.jobs.queue import Job, JobEvent
 from app.library import Library
-from ui.operations import Operations
+from ui.operations import Change, Operations
 
 KIND_WORDS = {"transcribe": "Transcribing", "index": "Indexing", "consolidate": "Consolidating"}
 STAGE_WORDS = {  # app.consolidation.stages's stages, as the jobs line says them
@@ -167,7 +167,9 @@ class JobsPanel(QWidget):
 
     def cancel_job(self, job_id: int) -> None:
         self.ops.change(
-            lambda: jobs_worker.cancel_job(self.library, job_id), changes={"recordings"}, label="cancel job"
+            lambda: jobs_worker.cancel_job(self.library, job_id),
+            changes={Change.RECORDINGS},
+            label="cancel job",
         )
 
     def show_all(self) -> None:

@@ -29,7 +29,7 @@ from app import project_service
 from app.library import Library
 from app.project_service import Project
 from ui.format import last_activity, notes_count
-from ui.operations import Operations
+from ui.operations import Change, Operations
 from ui.theme import colours
 
 ALL_PROJECTS = "All projects"
@@ -275,7 +275,7 @@ class ProjectSidebar(QWidget):
 
         self.ops.change(
             lambda: project_service.add_project(self.library, name),
-            changes={"projects"},
+            changes={Change.PROJECTS},
             finished=created,
             failed=self._failed_and_reload,
             label="create project",
@@ -287,7 +287,7 @@ class ProjectSidebar(QWidget):
 
         self.ops.change(
             lambda: project_service.rename_project(self.library, old, new),
-            changes={"projects", "recordings"},
+            changes={Change.PROJECTS, Change.RECORDINGS},
             finished=renamed,
             failed=self._failed_and_reload,
             label="rename project",
@@ -296,7 +296,7 @@ class ProjectSidebar(QWidget):
     def set_archived(self, name: str, archived: bool) -> None:
         self.ops.change(
             lambda: project_service.archive_project(self.library, name, archived=archived),
-            changes={"projects"},
+            changes={Change.PROJECTS},
             label="archive project",
         )
 
