@@ -26,7 +26,8 @@ from typing import Any
 from app.ask import AskRequest, ask
 from app.library import Library
 from bench.evals.common import EvalQuery, EvalSet, mean, percentile, temporary_library
-from memory.answer.answers import Answer, Gate, segment_external_ids
+from memory.answer.answers import Answer, Gate
+from memory.search.index import external_segment_ids
 from memory.store.recordings import get_segments
 from memory.store.store import Store
 from memory.text.quotes import normalise
@@ -104,7 +105,7 @@ def run_ask_queries(
     gate: Gate | None = None,
     progress: Progress | None = None,
 ) -> list[QueryResult]:
-    external = segment_external_ids(library.store)
+    external = external_segment_ids(library.store)
     results = []
     for n, q in enumerate(queries):
         request = AskRequest(q.question, as_of=q.asked_at, no_llm=no_llm, model_path=model_path, gate=gate)

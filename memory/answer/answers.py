@@ -370,9 +370,3 @@ def prompt_sentences(passage: ContextPassage, terms: QuestionTerms, max_words: i
 
 def is_instruction(text: str) -> bool:
     return bool(_INSTRUCTION.search(text))
-
-
-def segment_external_ids(store: Store) -> dict[int, str]:
-    """Segment id → the id an imported corpus gave it (what evaluations cite)."""
-    rows = store.rows("SELECT id, external_id FROM segments WHERE external_id IS NOT NULL")
-    return {int(i): str(e) for i, e in rows}

@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from memory.text.doc import split_sentences
 from memory.text.quotes import MIN_QUOTE_WORDS, word_count
 from models.chat import grammar_safe
 
-_SENTENCE_END = re.compile(r"(?<=[.!?…])['\"”’)\]]*\s+")
 MAX_SENTENCE_CHARS = 600
 ANSWER_CHARS = 80  # a few words; a weak model otherwise rambles until it runs out of tokens
 
@@ -30,7 +30,7 @@ ANSWER_CHARS = 80  # a few words; a weak model otherwise rambles until it runs o
 def sentences(text: str) -> list[str]:
     """The passage's sentences as written (raw words), long enough to be a quote, no repeats."""
     out: list[str] = []
-    for part in _SENTENCE_END.split(text):
+    for part in split_sentences(text):
         part = " ".join(part.split())
         if word_count(part) >= MIN_QUOTE_WORDS and part not in out:
             out.append(part[:MAX_SENTENCE_CHARS])

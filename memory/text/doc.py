@@ -16,8 +16,25 @@ from datetime import datetime
 
 from memory.store.recordings import Segment
 
-_SENTENCE_END = re.compile(r"(?<=[.!?…])['\"”’)\]]*\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?…])['\"”’)\]]*\s+")  # the one sentence splitter of the project
 _CLAUSE_BREAK = re.compile(r"\s*(?:[,;:–—]|\s-\s)\s*")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of `text`, surrounding whitespace left out."""
+    bounds = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]
+    out = []
+    for a, b in itertools.pairwise(bounds):
+        piece = text[a:b]
+        lead = len(piece) - len(piece.lstrip())
+        if piece.strip():
+            out.append((a + lead, a + lead + len(piece.strip())))
+    return out
+
+
+def split_sentences(text: str) -> list[str]:
+    """The sentences of `text`, as written."""
+    return [text[a:b] for a, b in sentence_spans(text)]
 
 
 @dataclass(frozen=True)
@@ -69,19 +86,8 @@ class Doc:
         self.sentences = self._sentences()
 
     def _sentences(self) -> list[Sentence]:
-        found: list[Sentence] = []
-        bounds = [0]
-        for m in _SENTENCE_END.finditer(self.text):
-            bounds.append(m.end())
         # A segment that ends a thought ends its sentence even without punctuation after a pause.
-        bounds.append(len(self.text))
-        for a, b in itertools.pairwise(bounds):
-            piece = self.text[a:b]
-            lead = len(piece) - len(piece.lstrip())
-            stripped = piece.strip()
-            if stripped:
-                found.append(Sentence(len(found), a + lead, a + lead + len(stripped), stripped))
-        return found
+        return [Sentence(i, a, b, self.text[a:b]) for i, (a, b) in enumerate(sentence_spans(self.text))]
 
     def segment_at(self, char: int) -> int:
         """Position (in self.segments) of the segment holding character `char` of the joined text."""
