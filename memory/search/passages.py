@@ -28,25 +28,15 @@ from memory.search.fts import words
 from memory.search.hits import Hit
 from memory.store.recordings import Segment, segments_in_spans
 from memory.store.store import Store
+from memory.text.stems import stem, text_language
 from memory.text.stopwords import STOPWORDS
-
-_SUFFIXES = ("ingly", "edly", "ings", "ing", "ies", "ied", "ed", "es", "s")
-
-
-@lru_cache(maxsize=1 << 16)
-def stem(word: str) -> str:
-    """A light English stemmer: enough to match 'painted' with 'paint' and 'kids' with 'kid'."""
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            base = word[: -len(suffix)]
-            return base + "y" if suffix in ("ies", "ied") else base
-    return word
 
 
 @lru_cache(maxsize=1 << 14)
 def _stems(text: str) -> frozenset[str]:
     # Cached: the segments around the best chunks are often the same from one question to the next.
-    return frozenset(stem(w) for w in words(text) if w not in STOPWORDS)
+    language = text_language(text)
+    return frozenset(stem(w, language) for w in words(text) if w not in STOPWORDS)
 
 
 @dataclass

@@ -6,9 +6,8 @@ supports a question: the question's content words (weighted by inverse document 
 the index, so "the" counts for nothing and a rare word for a lot) found close together, and its
 names and numbers found around them. memory.answer.answers turns that into the relevance gate.
 
-Words are compared after the quote checker's normalisation and a light suffix stemmer, so
-"beacons"/"beacon" and "moving"/"moved" meet; it is symmetric, and crude on purpose: it only
-has to agree with itself.
+Words are compared after the quote checker's normalisation and the Snowball stemmer of the text's
+language (memory/text/stems.py), so "beacons"/"beacon" and "moving"/"moved" meet.
 """
 
 from __future__ import annotations
@@ -20,6 +19,8 @@ from dataclasses import dataclass, field
 
 from memory.store.store import Store
 from memory.text.quotes import tokens
+from memory.text.stems import stem as snowball_stem
+from memory.text.stems import text_language
 from memory.text.stopwords import STOPWORDS as ENGLISH_STOPWORDS
 
 _QUESTION_TEXT = """
@@ -32,24 +33,15 @@ _GERMAN_TEXT = """
     haben hatte hatten wird werden wurde als so"""
 STOPWORDS = ENGLISH_STOPWORDS | frozenset(_QUESTION_TEXT.split()) | frozenset(_GERMAN_TEXT.split())
 
-_SUFFIXES = ("ingly", "edly", "ings", "ing", "ies", "ied", "ers", "ed", "es", "er", "ly", "en", "s", "e")
 
-
-def stem(word: str) -> str:
-    """A crude, symmetric English/German suffix stripper ("running" → "run", "beacons" → "beacon")."""
-    if len(word) <= 3 or not word.isalpha():
-        return word
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
-            break
-    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiousl":
-        word = word[:-1]  # "runn" → "run", "stopp" → "stop"
-    return word
+def stem(word: str, language: str = "en") -> str:
+    """A normalised word's Snowball stem (memory/text/stems.py)."""
+    return snowball_stem(word, language)
 
 
 def stems(text: str) -> set[str]:
-    return {stem(t.norm) for t in tokens(text)}
+    language = text_language(text)
+    return {stem(t.norm, language) for t in tokens(text)}
 
 
 @dataclass(frozen=True)

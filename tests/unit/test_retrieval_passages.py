@@ -7,12 +7,12 @@ import pytest
 
 from memory.search import index
 from memory.search.chunking import chunk_segments, chunk_text
-from memory.search.passages import stem
 from memory.search.ranking import RankingOptions
 from memory.search.retrieval import Query, Scope, retrieve, vector_candidates
 from memory.store import projects, recordings
 from memory.store.recordings import SegmentIn
 from memory.store.store import Store
+from memory.text.stems import stem
 
 DIMS = 8
 FILLER = "the weather was grey and the coffee in the office kitchen tasted of nothing much today again"
@@ -72,14 +72,15 @@ def search(
 
 
 def test_stemming_matches_simple_inflections_only() -> None:
-    assert [stem(w) for w in ("painted", "kids", "painting", "studies", "is", "gas")] == [
+    assert [stem(w) for w in ("painted", "kids", "painting", "is", "gas")] == [
         "paint",
         "kid",
         "paint",
-        "study",
         "is",
         "gas",
     ]
+    assert stem("studies") == stem("study") and stem("companies") == stem("company")
+    assert stem("angebote", "de") == stem("angebot", "de") and stem("hallen", "de") == stem("halle", "de")
 
 
 def test_a_match_at_a_chunks_edge_gets_its_context_from_the_next_chunk(store: Store) -> None:
