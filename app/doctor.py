@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from dataclasses import asdict, dataclass
+from importlib import metadata
 
 from app.consistency import library_problems
 from app.library import Library
@@ -12,6 +13,7 @@ from capture.devices import list_input_devices
 from memory.health import sqlite_features
 from models.errors import VerbatimError
 
+LANGUAGE_PACKAGES = ("dateparser", "text2num", "PyStemmer")
 MIN_FREE_BYTES = 2 * 1024**3  # an hour of 16 kHz audio is ~115 MB; 2 GB leaves room for models too
 
 
@@ -42,6 +44,24 @@ def _database_checks() -> list[Check]:
             "fts5", bool(features.get("fts5")), "FTS5 full-text search", "reinstall apsw with 'make install'"
         ),
     ]
+
+
+def _language_check() -> Check:
+    """The libraries consolidation reads spoken text with: spaCy's English pipeline, dateparser,
+    text2num and the Snowball stemmer's C build."""
+    try:
+        import dateparser  # noqa: F401
+        import Stemmer  # noqa: F401
+        import text_to_num  # noqa: F401
+
+        from memory.text import nlp
+
+        versions = "; ".join(f"{name} {metadata.version(name)}" for name in LANGUAGE_PACKAGES)
+        detail = f"spaCy {nlp.version()}; {versions}"
+    except (ImportError, OSError, metadata.PackageNotFoundError, VerbatimError) as exc:
+        message = exc.message if isinstance(exc, VerbatimError) else str(exc)
+        return Check("language", False, message, "reinstall with 'make install'")
+    return Check("language", True, detail)
 
 
 def _audio_check() -> Check:
@@ -92,6 +112,7 @@ def run_checks(library: Library, *, load_models: bool = False) -> list[Check]:
         ok = status.present and status.sha256_verified and status.loads is not False
         detail = f"{status.name} at {status.path}" if ok else status.problem
         checks.append(Check(f"model: {status.role}", ok, detail, status.fix))
+    checks.append(_language_check())
     checks.append(_audio_check())
     checks.append(_disk_check(library))
     return checks

@@ -15,6 +15,7 @@ def test_doctor_checks_database_models_audio_disk() -> None:
         checks[f"model: {r}"]["ok"] for r in ("transcription", "transcription_fast", "embedding", "chat")
     )
     assert {"audio input", "free disk"} <= set(checks)
+    assert checks["language"]["ok"] and "spaCy en_core_web_sm" in checks["language"]["detail"]
     # No sound card here: a warning with a fix, never an error exit.
     if not checks["audio input"]["ok"]:
         assert checks["audio input"]["severity"] == "warning" and checks["audio input"]["fix"]
