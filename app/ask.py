@@ -25,6 +25,7 @@ from typing import Any
 
 from app.library import Library
 from app.search import search
+from memory.answer.answerability import TOP, AnswerabilityModel, features, shipped_model
 from memory.answer.answers import (
     Answer,
     Claim,
@@ -109,6 +110,11 @@ class AskRequest:
     model_path: Path | None = None
     gate: Gate | None = None
     word_budget: int | None = None
+    answerability: AnswerabilityModel | None = None  # another model than the shipped one (evaluations)
+    use_answerability: bool = True  # False: the relevance gate alone decides (evaluations' baseline)
+
+    def asked_at(self) -> datetime | None:
+        return parse_time(self.as_of) if isinstance(self.as_of, str) else self.as_of
 
     def asked_until(self) -> str | None:
         """The store time the question is asked as of (later notes and facts do not count)."""
@@ -173,6 +179,11 @@ def answer_hits(
     run = _Run(library, question, passages, terms, gate, on_text, cancelled, started, timings)
     run.until = request.asked_until()
     found = judge_passages(store, passages, terms, run.gate)
+    values = features(terms, passages, hits, request.asked_at())
+    model = (request.answerability or shipped_model()) if request.use_answerability else None
+    probability = model.probability(values) if model is not None else None
+    if model is not None and probability is not None:
+        found = decide(passages, probability >= model.threshold)
     prompt = build_prompt(run) if found else None
     run.timings["prompt_ready_ms"] = run.ms()
     answer = _answer(run, prompt, request.no_llm, request.model_path) if prompt is not None else None
@@ -182,7 +193,21 @@ def answer_hits(
     if not timings["first_token_ms"]:
         timings["first_token_ms"] = run.first_text_ms if run.first_text_ms is not None else run.ms()
     timings["total_ms"] = run.ms()
+    answer.answerable_p, answer.features = probability, values
     return answer
+
+
+def decide(passages: list[ContextPassage], answerable: bool) -> bool:
+    """The answerability model's decision over the gate's: nothing is relevant when the notes do
+    not answer; when they do and the gate kept no passage, the best-covering of the first few is."""
+    if not answerable:
+        for p in passages:
+            p.relevant = False
+        return False
+    if not any(p.relevant for p in passages) and passages:
+        top = [p for p in passages if p.rank < TOP] or passages[:1]
+        max(top, key=lambda p: (p.support.coverage, p.support.names, -p.rank)).relevant = True
+    return True
 
 
 def _answer(run: _Run, prompt: ModelPrompt, no_llm: bool, model_path: Path | None) -> Answer | None:

@@ -35,8 +35,12 @@ def _gate_overrides(pairs: list[str] | None) -> Any:
 def _eval_ask(args: argparse.Namespace, ctx: CliContext) -> int:
     from bench.evals.ask_eval import evaluate_ask, format_report
 
+    if args.cross:
+        return _eval_ask_cross(args, ctx)
+    if len(args.set_dir) != 1:
+        raise InputError("several sets are evaluated together only with --cross", fix="add --cross")
     report = evaluate_ask(
-        Path(args.set_dir),
+        Path(args.set_dir[0]),
         like=ctx.library,
         limit=args.limit,
         no_llm=args.no_llm,
@@ -46,6 +50,19 @@ def _eval_ask(args: argparse.Namespace, ctx: CliContext) -> int:
         progress=progress_line("asking", not args.json and sys.stderr.isatty()),
     )
     return ctx.report(report, args.json, format_report)
+
+
+def _eval_ask_cross(args: argparse.Namespace, ctx: CliContext) -> int:
+    import tempfile
+
+    from bench.evals.ask_cross import cross_validate, format_cross
+
+    if len(args.set_dir) < 2:
+        raise InputError("--cross needs at least two sets", fix="name two or more SET_DIRs")
+    work = Path(args.keep_store) if args.keep_store else Path(tempfile.mkdtemp(prefix="verbatim-ask-cross-"))
+    say = None if args.json else (lambda line: print(line, file=sys.stderr, flush=True))
+    report = cross_validate([Path(d) for d in args.set_dir], like=ctx.library, work=work, say=say)
+    return ctx.report(report, args.json, format_cross)
 
 
 def _bench_ask(args: argparse.Namespace, ctx: CliContext) -> int:
@@ -69,7 +86,14 @@ def _bench_ask(args: argparse.Namespace, ctx: CliContext) -> int:
 
 def register(groups: CommandGroups) -> None:
     a = groups.eval.add_parser("ask", help="honesty, support, abstention and latency of answers on a set")
-    a.add_argument("set_dir", metavar="SET_DIR", help="a folder with corpus.jsonl and queries.jsonl")
+    a.add_argument(
+        "set_dir", nargs="+", metavar="SET_DIR", help="a folder with corpus.jsonl and queries.jsonl"
+    )
+    a.add_argument(
+        "--cross",
+        action="store_true",
+        help="leave one set out: train answerability on the others, report on the one left out",
+    )
     a.add_argument("--limit", type=int, metavar="N", help="only the first N queries")
     a.add_argument("--no-llm", action="store_true", help="extractive answers only")
     a.add_argument(
@@ -81,7 +105,7 @@ def register(groups: CommandGroups) -> None:
     a.add_argument(
         "--keep-store",
         metavar="DIR",
-        help="build the store in DIR and reuse it while the corpus is unchanged",
+        help="build the store(s) in DIR and reuse them while the corpus is unchanged",
     )
     a.add_argument("--json", action="store_true", help="machine-readable output")
     a.set_defaults(handler=_eval_ask)

@@ -26,6 +26,7 @@ from typing import Any
 from app.ask import AskRequest, ask
 from app.library import Library
 from bench.evals.common import EvalQuery, EvalSet, mean, percentile, temporary_library
+from memory.answer.answerability import AnswerabilityModel
 from memory.answer.answers import Answer, Gate
 from memory.search.index import external_segment_ids
 from memory.store.recordings import get_segments
@@ -103,12 +104,22 @@ def run_ask_queries(
     no_llm: bool,
     model_path: Path | None = None,
     gate: Gate | None = None,
+    answerability: AnswerabilityModel | None = None,
+    use_answerability: bool = True,
     progress: Progress | None = None,
 ) -> list[QueryResult]:
     external = external_segment_ids(library.store)
     results = []
     for n, q in enumerate(queries):
-        request = AskRequest(q.question, as_of=q.asked_at, no_llm=no_llm, model_path=model_path, gate=gate)
+        request = AskRequest(
+            q.question,
+            as_of=q.asked_at,
+            no_llm=no_llm,
+            model_path=model_path,
+            gate=gate,
+            answerability=answerability,
+            use_answerability=use_answerability,
+        )
         answer = ask(library, request)
         results.append(
             QueryResult(
@@ -169,6 +180,8 @@ def evaluate_ask(
     model_path: Path | None = None,
     gate: Gate | None = None,
     keep: Path | None = None,
+    answerability: AnswerabilityModel | None = None,
+    use_answerability: bool = True,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """The JSON `verbatim eval ask --json` prints."""
@@ -177,7 +190,14 @@ def evaluate_ask(
     with temporary_library(eval_set, like=like, keep=keep, consolidated=True) as built:
         library = built.library
         results = run_ask_queries(
-            library, queries, no_llm=no_llm, model_path=model_path, gate=gate, progress=progress
+            library,
+            queries,
+            no_llm=no_llm,
+            model_path=model_path,
+            gate=gate,
+            answerability=answerability,
+            use_answerability=use_answerability,
+            progress=progress,
         )
         model = None if no_llm else (model_path.name if model_path else library.models.name_for(Role.CHAT))
     by_category: dict[str, list[QueryResult]] = defaultdict(list)

@@ -121,6 +121,8 @@ class Answer:
     mode: str = "extractive"  # "model" | "extractive" | "not_found"
     dropped: int = 0  # model claims the checker or the gate refused
     llm_call_id: int | None = None
+    answerable_p: float | None = None  # the answerability model's probability (None: no model)
+    features: dict[str, float] = field(default_factory=dict)  # what it was computed from
 
     @property
     def stated(self) -> list[Claim]:
@@ -130,6 +132,7 @@ class Answer:
         return {
             "question": self.question,
             "answer_found": self.answer_found,
+            "answerable_p": None if self.answerable_p is None else round(self.answerable_p, 4),
             "model": self.model,
             "claims": [c.to_json() for c in self.claims],
             "passages": [p.to_json() for p in self.passages],

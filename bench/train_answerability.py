@@ -1,0 +1,99 @@
+"""Train the answerability model the product ships (memory/answer/answerability.json).
+
+    python -m bench.train_answerability [--sets DIR ...] [--work DIR] [--out FILE]
+
+Collects examples from the licensed development sets (bench/evals/answerability_data.py: each
+question asked of the whole set and of two halves of it), fits a class-balanced logistic regression
+on standardised features, and chooses the threshold that best separates answerable from
+unanswerable examples (the largest balanced accuracy). `verbatim eval ask --cross` uses the same
+`fit` per left-out set, so the shipped threshold is chosen the way its figures were measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from bench.evals.answerability_data import LICENSED, Example, collect, load_examples, save_examples
+from memory.answer.answerability import FEATURES, WEIGHTS_FILE, AnswerabilityModel
+
+REPO = Path(__file__).resolve().parents[1]
+EVAL_DIR = REPO.parent / "shared" / "eval"
+C = 1.0  # inverse regularisation strength (scikit-learn's default; not tuned)
+
+
+def best_threshold(probabilities: Sequence[float], labels: Sequence[bool]) -> float:
+    """The threshold with the largest balanced accuracy; the middle of the best run of ties."""
+    p = np.asarray(probabilities, dtype=float)
+    y = np.asarray(labels, dtype=bool)
+    if y.all() or not y.any():
+        return 0.5
+    candidates = np.unique(np.concatenate([p, [0.0, 1.0]]))
+    scores = [((p[y] >= t).mean() + (p[~y] < t).mean()) / 2 for t in candidates]
+    best = max(scores)
+    chosen = [t for t, s in zip(candidates, scores, strict=True) if s >= best - 1e-9]
+    return float((min(chosen) + max(chosen)) / 2)
+
+
+def fit(examples: Sequence[Example]) -> AnswerabilityModel:
+    from sklearn.linear_model import LogisticRegression
+
+    x = np.asarray([e.vector() for e in examples], dtype=float)
+    y = np.asarray([e.answerable for e in examples], dtype=bool)
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale == 0] = 1.0
+    model = LogisticRegression(C=C, class_weight="balanced", max_iter=2000)
+    model.fit((x - mean) / scale, y)
+    partial = AnswerabilityModel(
+        names=FEATURES,
+        mean=tuple(float(v) for v in mean),
+        scale=tuple(float(v) for v in scale),
+        coef=tuple(float(v) for v in model.coef_[0]),
+        intercept=float(model.intercept_[0]),
+        threshold=0.5,
+        trained_on=tuple(sorted({e.set for e in examples})),
+    )
+    probabilities = [partial.probability(e.features) for e in examples]
+    threshold = best_threshold(probabilities, [e.answerable for e in examples])
+    return AnswerabilityModel(**{**partial.__dict__, "threshold": round(threshold, 4)})
+
+
+def examples_for(set_dir: Path, work: Path, say: object = None) -> list[Example]:
+    """A set's examples, collected once and kept in `work`."""
+    cached = work / f"examples-{set_dir.resolve().name}.jsonl"
+    if cached.is_file():
+        return load_examples(cached)
+    found = collect(set_dir, keep=work, progress=say if callable(say) else None)
+    save_examples(found, cached)
+    return found
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.train_answerability", description=__doc__)
+    parser.add_argument("--sets", nargs="+", type=Path, default=[EVAL_DIR / name for name in LICENSED])
+    parser.add_argument("--work", type=Path, default=Path("/tmp/verbatim-answerability"))
+    parser.add_argument("--out", type=Path, default=REPO / "memory" / "answer" / WEIGHTS_FILE)
+    args = parser.parse_args(argv)
+    refused = [s.name for s in args.sets if s.resolve().name not in LICENSED]
+    if refused:
+        print(f"not trained on {refused}: their licence does not let the product ship it", file=sys.stderr)
+        return 2
+    examples = [e for s in args.sets for e in examples_for(s, args.work, lambda m: print(m, file=sys.stderr))]
+    model = fit(examples)
+    args.out.write_text(json.dumps(model.to_json(), indent=2) + "\n")
+    positives = sum(e.answerable for e in examples)
+    print(
+        f"{len(examples)} examples ({positives} answerable) from {', '.join(model.trained_on)};"
+        f" threshold {model.threshold}; written to {args.out}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
