@@ -225,7 +225,7 @@ def test_ask_json_has_exactly_the_documented_shape(notes: Library) -> None:
     )
     assert result.code == 0, result.err
     data = result.json()
-    assert set(data) == {"question", "answer_found", "model", "claims", "passages", "timings"}
+    assert set(data) == {"question", "answer_found", "answerable_p", "model", "claims", "passages", "timings"}
     assert set(data["timings"]) == {"retrieve_ms", "first_token_ms", "total_ms"}
     claim = data["claims"][0]
     assert set(claim) == {"text", "kind", "citations"} and claim["kind"] == "stated"
