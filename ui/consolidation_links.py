@@ -1,7 +1,8 @@
 """How the window keeps consolidation visible: the digest follows the chosen project, the
-connections page and its sidebar badge, and every consolidation view redraws when a verdict or an
-assignment is stored or a background consolidation job finishes (the job worker runs them: app.jobs.queue
-feeders queue one after each note is stored; the jobs line shows each with its stage).
+connections page and the commitments page have their sidebar badges, and every consolidation view
+redraws when a verdict or an assignment is stored or a background consolidation job finishes (the
+job worker runs them: app.jobs.queue feeders queue one after each note is stored; the jobs line
+shows each with its stage).
 """
 
 from __future__ import annotations
@@ -34,9 +35,16 @@ class ConsolidationLinks(QObject):
         window.sidebar.connections_requested.connect(self.show_connections)
         window.sidebar.project_selected.connect(window.timeline.digest.show_project)
         window.actions_by_name["connections"].triggered.connect(self.show_connections)
+        commitments = window.commitments_page
+        commitments.open_requested.connect(window.open_recording)
+        commitments.back_requested.connect(window.show_timeline)
+        commitments.count_changed.connect(window.sidebar.set_overdue_commitments)
+        window.sidebar.commitments_requested.connect(self.show_commitments)
+        window.actions_by_name["commitments"].triggered.connect(self.show_commitments)
         window.ops.changed.connect(self.on_ops_changed)
         window.jobs_panel.events.arrived.connect(self.on_job_event)
-        page.reload()  # the badge's count, at start
+        page.reload()  # the badges' counts, at start
+        commitments.reload()
 
     def show_connections(self) -> None:
         self.window.recording_view.player.stop()
@@ -44,8 +52,15 @@ class ConsolidationLinks(QObject):
         self.window.connections_page.reload()
         self.window.connections_page.area.setFocus()
 
+    def show_commitments(self) -> None:
+        self.window.recording_view.player.stop()
+        self.window.stack.setCurrentWidget(self.window.commitments_page)
+        self.window.commitments_page.reload()
+        self.window.commitments_page.area.setFocus()
+
     def refresh(self) -> None:
         self.window.connections_page.reload()
+        self.window.commitments_page.reload()
         self.window.timeline.digest.reload()
         self.window.recording_view.side.reload()
 

@@ -28,6 +28,7 @@ from ui.background import Background
 from ui.dialogs.importer import Importer
 from ui.operations import Operations
 from ui.pages.ask_panel import AskPanel
+from ui.pages.commitments_page import CommitmentsPage
 from ui.pages.connections_page import ConnectionsPage
 from ui.pages.digest_view import DigestPanel
 from ui.pages.recording_view import RecordingView
@@ -51,6 +52,7 @@ SHORTCUTS = {
     "projects": ("Projects", "Ctrl+1"),
     "timeline": ("Timeline", "Ctrl+2"),
     "connections": ("Connections", "Ctrl+3"),
+    "commitments": ("Commitments", "Ctrl+4"),
     "import": ("Import files…", "Ctrl+I"),
     "play": ("Play or pause", "Ctrl+Space"),
     "settings": ("Settings", "Ctrl+,"),
@@ -108,9 +110,11 @@ class Shell(QMainWindow):
         self.recording_view = RecordingView(self.ops, library)
         self.search_page = SearchPage(self.ops, library)
         self.connections_page = ConnectionsPage(self.ops, library)
+        self.commitments_page = CommitmentsPage(self.ops, library)
         self.welcome = WelcomePage()
         self.stack = QStackedWidget()
-        pages = (self.welcome, self.timeline, self.recording_view, self.search_page, self.connections_page)
+        pages: tuple[QWidget, ...] = (self.welcome, self.timeline, self.recording_view, self.search_page)
+        pages += (self.connections_page, self.commitments_page)
         for page in pages:
             self.stack.addWidget(page)
         self.stack.setCurrentWidget(self.timeline)

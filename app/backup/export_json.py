@@ -9,7 +9,7 @@ Format "verbatim-json", version 1, in a folder:
   column as stored (columns that hold JSON, such as segments.words or facts.segment_ids, stay JSON
   strings): projects, recordings, segments (raw, never changed), segment_edits (the user's
   corrections, versioned), consolidation_state, corrections, stretches, entities, facts,
-  connections, connection_weights, digest_items, migrations. Chunks, embeddings and the search
+  connections, connection_weights, digest_items, commitments, migrations. Chunks, embeddings and the search
   index are left out: indexing rebuilds them from the segments;
 - `settings.json`, and `audio/...`: the audio files at the same relative paths as
   recordings.audio_path.

@@ -1,4 +1,4 @@
-"""`verbatim consolidate`, `facts`, `corrections`, `connections`, `digest` and `stretches`."""
+"""`verbatim consolidate`, `facts`, `corrections`, `connections`, `digest`, `commitments` and `stretches`."""
 
 from __future__ import annotations
 
@@ -146,12 +146,51 @@ def _digest(args: argparse.Namespace, ctx: CliContext) -> int:
         for i in rows:
             extra = ""
             if kind == "commitment":
-                extra = f"  [who: {i.who or '?'}; by: {i.due or '-'}]"
+                to = f" → {i.to_whom}" if i.to_whom else ""
+                done = "; done" if i.done else ""
+                extra = f"  [{_party(i.who)}{to}: {i.what or '?'}; by: {i.due or '-'}{done}]"
             ctx.print(f"  “{i.quote}”{extra}")
             ctx.print(
                 f"     stated · {_when(i.spoken_at)} · at {_clock(i.start)} · recording {i.recording_id}"
             )
     return 0
+
+
+def _commitments(args: argparse.Namespace, ctx: CliContext) -> int:
+    from datetime import date
+
+    from app.consolidation.service import list_commitments
+
+    try:
+        today = date.fromisoformat(args.as_of[:10]) if args.as_of else date.today()
+    except ValueError as exc:
+        raise InputError(f"not a date: {args.as_of!r}", fix="give --as-of as YYYY-MM-DD") from exc
+    found = [
+        c
+        for c in list_commitments(ctx.library, project=args.project, due_before=args.due_before)
+        if c.spoken_at[:10] <= today.isoformat() and not (args.open and c.done_on(today))
+    ]
+    if args.json:
+        ctx.print_json({"as_of": today.isoformat(), "commitments": [c.to_json(today) for c in found]})
+        return 0
+    if not found:
+        ctx.print("no commitments found: they appear after consolidation ('verbatim consolidate')")
+    for c in found:
+        state = "done" if c.done_on(today) else ("OVERDUE" if c.overdue(today) else "open")
+        due = c.due_date or "no date"
+        to = f" → {c.to_whom}" if c.to_whom else ""
+        ctx.print(f"{due:<10}  {state:<7}  {_party(c.who)}{to}: {c.what}  [{c.project}]")
+        when = f"{_when(c.spoken_at)} · at {_clock(c.start)} · recording {c.recording_id}"
+        ctx.print(f"{'':<21}“{c.quote}”  {when}" + (f"  (due: {c.due_text})" if c.due_text else ""))
+        if c.done_on(today) and c.done_quote:
+            ctx.print(f"{'':<21}done: “{c.done_quote}”  {_when(c.done_spoken_at or '')}"
+                      f" · recording {c.done_recording_id}")  # fmt: skip
+    return 0
+
+
+def _party(who: str | None) -> str:
+    """Who owes it, as a subject: "I", "we", or the name said."""
+    return {"me": "I", "us": "we"}.get(who or "", who or "?")
 
 
 def _stretches(args: argparse.Namespace, ctx: CliContext) -> int:
@@ -225,6 +264,16 @@ def register(groups: CommandGroups) -> None:
     a.add_argument("--project", required=True, metavar="P")
     a.add_argument("--json", action="store_true")
     a.set_defaults(handler=_digest)
+
+    a = top.add_parser(
+        "commitments", help="who owes what to whom by when, across projects, by due date (overdue marked)"
+    )
+    a.add_argument("--project", metavar="P")
+    a.add_argument("--due-before", metavar="DATE", help="only those due before this day (YYYY-MM-DD)")
+    a.add_argument("--open", action="store_true", help="only those no note has said are done")
+    a.add_argument("--as-of", metavar="DATE", help="overdue and done as of this day (default: today)")
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(handler=_commitments)
 
     a = top.add_parser("stretches", help="parts of recordings about another project; assign or dismiss them")
     a.add_argument("recording_id", nargs="?", type=int, metavar="RECORDING_ID")

@@ -11,6 +11,8 @@ Services (all read the store; none needs a model):
 - `recording_layers(library, recording_id)`: facts, self-corrections and stretches beside a recording
 - `list_connections(library, project=None, recording_id=None)`, `connection_verdict(library, id, verdict)`
 - `project_digest(library, project)`
+- `list_commitments(library, project=None, due_before=None, open_only=False)`: who owes what to whom
+  by when, across projects, by due date
 - `list_stretches(library, recording_id=None)`, `assign_stretch(library, id, project=None)`,
   `dismiss_stretch(library, id)`
 """
@@ -20,13 +22,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from app.consolidation.stages import MODEL_SECONDS, Consolidation, ConsolidationReport
 from app.jobs.queue import JobContext, enqueue
 from app.library import Library
+from memory.consolidate import commitment_store as commitment_rows
 from memory.consolidate import connection_store as links
 from memory.consolidate import corrections as corr
 from memory.consolidate import digest as digests
@@ -237,6 +240,28 @@ def connection_weights(library: Library) -> dict[str, float]:
 
 def project_digest(library: Library, project: str) -> list[digests.DigestItem]:
     return digests.project_digest(library.store, get_project(library.store, project).id)
+
+
+def list_commitments(
+    library: Library,
+    *,
+    project: str | None = None,
+    due_before: str | date | None = None,
+    open_only: bool = False,
+) -> list[commitment_rows.Commitment]:
+    """Commitments by due date (those with no date said last); `due_before`: a day (ISO)."""
+    day = None
+    if due_before is not None:
+        try:
+            day = due_before if isinstance(due_before, date) else date.fromisoformat(str(due_before)[:10])
+        except ValueError as exc:
+            raise InputError(f"not a date: {due_before!r}", fix="give a day as YYYY-MM-DD") from exc
+    return commitment_rows.list_commitments(
+        library.store,
+        project_id=_project_id(library, project),
+        due_before=day.isoformat() if day else None,
+        open_only=open_only,
+    )
 
 
 def list_stretches(

@@ -1,6 +1,7 @@
 """Consolidating one recording, stage by stage; each finished stage is recorded, so an interrupted
 run resumes at the next one. Stages: self-corrections, off-project stretches, entities, rule facts,
-model facts (within a time budget), validity (restatements and supersession), digest, connections.
+model facts (within a time budget), validity (restatements and supersession), commitments (who owes
+what to whom by when, and what later notes say was done), digest, connections.
 """
 
 from __future__ import annotations
@@ -15,12 +16,21 @@ from typing import TypeVar
 import numpy as np
 
 from app.library import Library
-from memory.consolidate import connection_store, digest, fact_model, fact_store, facts, state, stretches
+from memory.consolidate import (
+    commitment_store,
+    commitments,
+    connection_store,
+    digest,
+    fact_model,
+    fact_store,
+    facts,
+    state,
+    stretches,
+)
 from memory.consolidate import connections as links
 from memory.consolidate import corrections as corr
 from memory.search import index
 from memory.search.chunking import content_hash
-from memory.search.retrieval import Scope, vector_candidates
 from memory.store.llm_log import LoggedCall
 from memory.store.recordings import get_recording, list_segments
 from memory.text import entities
@@ -33,13 +43,20 @@ from models.errors import CancelledError, ModelError
 
 log = logging.getLogger(__name__)
 
-STAGES = ("corrections", "stretches", "entities", "facts", "model_facts", "validity", "digest", "connections")
+STAGES = (
+    "corrections",
+    "stretches",
+    "entities",
+    "facts",
+    "model_facts",
+    "validity",
+    "commitments",
+    "digest",
+    "connections",
+)
 MODEL_SECONDS = 90.0  # the model's share of one recording's consolidation (the rules do the rest)
 FACT_BATCH = 6  # sentences per model call
 MAX_RATIONALES = 6  # connections per recording whose rationale the model writes
-CHUNK_MIN = 0.45  # cosine of two chunks worth comparing segment by segment
-SEGMENT_MIN = 0.55  # cosine of two segments worth a meaning candidate
-NEIGHBOURS = 4  # chunks of other projects looked at for each chunk
 
 
 @dataclass
@@ -52,6 +69,7 @@ class ConsolidationReport:
     model_facts: int = 0
     superseded: int = 0
     digest_items: int = 0
+    commitments: int = 0
     connections: int = 0
     model_calls: int = 0
     seconds: float = 0.0
@@ -151,24 +169,42 @@ class Consolidation:
         corr.store_corrections(self.store, self.recording.id, self.corrections, self.doc)
         self.report.corrections = len(self.corrections)
 
+    def _read_names(self) -> None:
+        """The names read again against the library's known names (once a run; stretches, entities
+        and the stages after them use them)."""
+        if not getattr(self, "_names_read", False):
+            book = entities.library_names(self.store, self.recording.id)
+            self.entities = entities.doc_entities(self.doc, book)
+            self._names_read = True
+
     def _stretches(self) -> None:
-        runs = stretches.find_stretches(self.store, self.recording.id, self.recording.project_id, self.doc)
+        self._read_names()
+        runs = stretches.find_stretches(
+            self.store, self.recording.id, self.recording.project_id, self.doc, self.entities
+        )
         stretches.store_stretches(self.store, self.recording.id, self.doc, runs)
         self.report.stretches = len(runs)
 
     def _entities(self) -> None:
-        # A project's own name links nothing: "back to Millbrook" is where the note goes, not a connection.
+        self._read_names()
+        # A project's own name links nothing: "back to Millbrook" is where the note goes, not a connection
+        # (a person named like the firm, "Ilse Kranich", still does).
         named = set().union(*(facts.context_stems(n.replace("-", " ")) for n in self.names.values()))
-        kept = [
-            e
-            for e in self.entities
-            if not (e.kind in links.NAME_KINDS and facts.context_stems(e.text) & named)
-        ]
+
+        def project_named(e: entities.Entity) -> bool:
+            said = facts.context_stems(e.text)
+            person = isinstance(e, entities.NamedEntity) and e.label == "person"
+            return bool(said & named) and (not person or said <= named)
+
+        kept = [e for e in self.entities if not (e.kind in entities.NAME_KINDS and project_named(e))]
         entities.store_entities(self.store, self.recording.id, self.doc, kept, self.projects())
 
     def _facts(self) -> None:
+        about = fact_store.about_projects(  # asides about another project: filed here, about that one
+            self.store, self.recording.id, self.recording.project_id, [s.idx for s in self.doc.segments]
+        )
         self.rule_facts = facts.rule_facts(
-            self.doc, self.entities, self.corrections, self.projects(), self.names
+            self.doc, self.entities, self.corrections, self.projects(), self.names, about
         )
         self.report.facts = fact_store.store_facts(
             self.store, self.recording.id, self.doc, self.rule_facts, self._correction_ids(), source="rules"
@@ -214,7 +250,23 @@ class Consolidation:
 
     def _validity(self) -> None:
         touched = set(self.projects()) | state.fact_projects(self.store, self.recording.id)
-        self.report.superseded = sum(fact_store.resolve_validity(self.store, p) for p in sorted(touched))
+        touched |= fact_store.subject_projects(self.store, self.recording.id)  # facts about another project
+        vectors = _Vectors(self.library)  # attributes compared by meaning too (MiniLM), when it loads
+
+        def embed(texts: Sequence[str]) -> Mapping[str, np.ndarray]:
+            return vectors.of({t: t for t in texts})
+
+        self.report.superseded = sum(
+            fact_store.resolve_validity(self.store, p, embed if vectors.embedder is not None else None)
+            for p in sorted(touched)
+        )
+
+    def _commitments(self) -> None:
+        people, not_people = commitment_store.party_names(self.store)
+        found = commitments.find_commitments(self.doc, self.entities, people=people, not_people=not_people)
+        self.report.commitments = commitment_store.store_commitments(
+            self.store, self.recording.id, self.doc, found, self.projects()
+        )
 
     def _digest(self) -> None:
         items = digest.digest_items(self.doc, self.entities, self.projects())
@@ -223,9 +275,10 @@ class Consolidation:
 
     def _connections(self) -> None:
         connection_store.forget_recording(self.store, self.recording.id)
+        # Only named things and days connect: pairs close in meaning alone found no link on the
+        # development sets that a shared name did not; meaning and shared words order the pairs.
         candidates = links.entity_candidates(self.store, self.recording.id)
         vectors = _Vectors(self.library)
-        links.add_meaning_candidates(self.store, candidates, self._meaning_pairs(vectors))
         words = _SharedWords(self.store)
         links.describe(
             candidates,
@@ -241,38 +294,6 @@ class Consolidation:
                 rationale, source = line, "model"
             if connection_store.store_connection(self.store, c, rationale, source) is not None:
                 self.report.connections += 1
-
-    # --- meaning ------------------------------------------------------------------------------------
-    def _meaning_pairs(self, vectors: _Vectors) -> list[tuple[int, int, float]]:
-        if vectors.embedder is None:
-            return []
-        others = tuple(p for p in self.names if p != self.recording.project_id)
-        chunks = [c for c in index.recording_chunks(self.store, self.recording.id) if not c.provisional]
-        chunk_vectors = index.cached_vectors(self.store, [c.content_sha256 for c in chunks], vectors.model)
-        pairs: list[tuple[int, int, float]] = []
-        own = {s.idx: s for s in self.doc.segments}
-        for chunk in chunks:
-            vector = chunk_vectors.get(chunk.content_sha256)
-            if vector is None or not others:
-                continue
-            hits = [
-                (cid, cos)
-                for cid, cos in vector_candidates(self.store, vector, Scope(project_ids=others), NEIGHBOURS)
-                if cos >= CHUNK_MIN
-            ]
-            mine = {s.id: s.raw_text for i, s in own.items() if chunk.first_idx <= i <= chunk.last_idx}
-            for other in index.get_chunks(self.store, [cid for cid, _ in hits]):
-                theirs = {
-                    s.id: s.raw_text
-                    for s in list_segments(
-                        self.store, other.recording_id, first_idx=other.first_idx, last_idx=other.last_idx
-                    )
-                }
-                va, vb = vectors.of(mine), vectors.of(theirs)
-                best = max(((float(np.dot(va[a], vb[b])), a, b) for a in va for b in vb), default=None)
-                if best is not None and best[0] >= SEGMENT_MIN:
-                    pairs.append((best[1], best[2], best[0]))
-        return pairs
 
     # --- the model ----------------------------------------------------------------------------------
     def _model_name(self) -> str | None:

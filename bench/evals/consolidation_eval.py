@@ -17,12 +17,15 @@ With `with_ask`, the set's latest-value and self-correction questions are asked 
 
 from __future__ import annotations
 
+import calendar
 import json
+import re
 import shutil
 import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +36,8 @@ from app.library import Library
 from app.paths import DataDir
 from app.settings import Settings
 from bench.evals.common import EvalSet, temporary_library
+from memory.consolidate import stretches
+from memory.consolidate.commitment_store import list_commitments
 from memory.consolidate.corrections import list_corrections
 from memory.consolidate.fact_store import list_facts
 from memory.store import recordings
@@ -168,6 +173,152 @@ def score(library: Library, key: dict[str, Any], notes: dict[int, str]) -> dict[
     }  # fmt: skip
 
 
+_KEY_DAY = re.compile(
+    r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m>january|february|march|april|may|june|july|august|september|"
+    r"october|november|december)\b(?:\s+(?P<y>\d{4}))?",
+    re.I,
+)
+
+
+def key_due(text: str, year: int) -> str | None:
+    """The calendar day a key item's due says ("end of next week, i.e. Friday 26 June 2026")."""
+    m = _KEY_DAY.search(text or "")
+    if m is None:
+        return None
+    month = list(calendar.month_name).index(m.group("m").capitalize())
+    said = re.search(r"\b(?:19|20)\d{2}\b", text)
+    year = int(m.group("y") or (said.group(0) if said else year))
+    return date(year, month, int(m.group("d"))).isoformat()
+
+
+def score_commitments(library: Library, key: dict[str, Any], notes: dict[int, str]) -> dict[str, Any]:
+    """Commitments against the key's `commitments` (matched by quote overlap in the same recording),
+    and whether each matched one has the key's due date. Without that list: what was found."""
+    locate = Locator(library)
+    found = [c for c in list_commitments(library.store) if c.recording_id in notes]
+    items = [
+        {"note": notes[c.recording_id], "quote": c.quote, "who": c.who, "what": c.what, "to_whom": c.to_whom,
+         "due": c.due_date, "done": c.done_quote}
+        for c in found
+    ]  # fmt: skip
+    if "commitments" not in key:
+        return {"reported": len(found), "key": None, "found": items}
+    cm = key["commitments"]
+
+    def match(c: Any, k: dict[str, Any]) -> bool:
+        rid = c.recording_id
+        return notes[rid] == k["note"] and locate.overlaps(rid, c.quote, k["quote"], c.segment_ids[0])
+
+    years = {notes[r]: int(recordings.get_recording(library.store, r).spoken_at[:4]) for r in notes}
+    dated = right = 0
+    for k in cm:
+        wanted = key_due(k.get("due", ""), years.get(k["note"], date.today().year))
+        matched = [c for c in found if match(c, k)]
+        if matched and wanted:
+            dated += 1
+            right += any(c.due_date == wanted for c in matched)
+    result: dict[str, Any] = _pr(
+        len(found), sum(any(match(c, k) for k in cm) for c in found),
+        len(cm), sum(any(match(c, k) for c in found) for k in cm),
+    )  # fmt: skip
+    result.update(
+        {
+            "due_accuracy": round(right / dated, 4) if dated else 0.0,
+            "due_right": right,
+            "due_dated": dated,
+            "missed": [k["id"] for k in cm if not any(match(c, k) for c in found)],
+            "unmatched": [i for c, i in zip(found, items, strict=True) if not any(match(c, k) for k in cm)],
+            "found": items,
+        }
+    )
+    return result
+
+
+def score_asides(
+    library: Library, eval_set: EvalSet, key: dict[str, Any], notes: dict[int, str]
+) -> dict[str, Any]:
+    """Asides (stretches of a note about another project) against what the key itself places: the
+    sets have no list of asides, so the expected ones are the key's quotes about one project that
+    sit in a note of another ("news of another client": superseded facts whose `subject` project is
+    not the note's, and the evidence of questions about one project, cross-project questions left
+    out, that lies in another project's note). Each must be inside a suggested (or assigned) aside
+    of that project: recall. The key's quotes about a note's own project must be inside none.
+    A reported aside is judged when it holds any such quote: right when it holds one about its
+    project and none about the note's own (precision over the judged ones; the rest are counted
+    as unjudged). Also: notes with an aside (the READMEs say each note has one) and the largest
+    share of a note's words inside asides (an aside is never the whole note)."""
+    locate = Locator(library)
+    store = library.store
+    project_of: dict[str, str] = {}
+    for line in eval_set.corpus.read_text("utf-8").splitlines():
+        if line.strip():
+            item = json.loads(line)
+            project_of[str(item["id"])] = str(item["project"])
+    quotes: list[tuple[str, str, str]] = []  # (note, quote, the project it is about)
+    for item in key.get("superseded", []):
+        quotes += [(item[side]["note"], item[side]["quote"], item["subject"]) for side in ("old", "new")]
+    for q in eval_set.queries():
+        if q.project and q.raw.get("type", q.category) != "cross-project":
+            quotes += [(e["note"], e["quote"], q.project) for e in q.raw.get("evidence_quotes") or []]
+    quotes = sorted(set(quotes))
+    rid_of = {note: rid for rid, note in notes.items()}
+    asides = [
+        s for s in stretches.list_stretches(store) if s.recording_id in notes and s.status != "dismissed"
+    ]
+
+    def segment_idx(note: str, quote: str) -> int | None:
+        rid = rid_of.get(note)
+        span = locate.span(rid, quote) if rid is not None else None
+        if rid is None or span is None:
+            return None
+        segments = recordings.list_segments(store, rid)
+        at = [s.idx for s in segments if locate.offsets.get(s.id, 1 << 30) <= span[0]]
+        return at[-1] if at else None
+
+    placed = [(note, project, segment_idx(note, quote)) for note, quote, project in quotes]
+    expected = [(n, p, i) for n, p, i in placed if p != project_of.get(n) and i is not None]
+    own = [(n, p, i) for n, p, i in placed if p == project_of.get(n) and i is not None]
+
+    def inside(a: Any, note: str, idx: int) -> bool:
+        return notes[a.recording_id] == note and a.first_idx <= idx <= a.last_idx
+
+    found = sum(any(inside(a, n, i) and a.project == p for a in asides) for n, p, i in expected)
+    judged = right = 0
+    for a in asides:
+        about = [p for n, p, i in expected if inside(a, n, i)]
+        wrong = any(inside(a, n, i) for n, _, i in own)
+        if about or wrong:
+            judged += 1
+            right += a.project in about and not wrong
+    share = 0.0
+    for rid in {a.recording_id for a in asides}:
+        words = [len(s.raw_text.split()) for s in recordings.list_segments(store, rid)]
+        covered = {i for a in asides if a.recording_id == rid for i in range(a.first_idx, a.last_idx + 1)}
+        share = max(share, sum(w for i, w in enumerate(words) if i in covered) / max(1, sum(words)))
+    return {
+        "reported": len(asides),
+        "notes_with_aside": len({a.recording_id for a in asides}),
+        "notes": len(notes),
+        "expected": len(expected),
+        "recall": round(found / len(expected), 4) if expected else 0.0,
+        "judged": judged,
+        "precision": round(right / judged, 4) if judged else 0.0,
+        "own_quotes_inside": sum(any(inside(a, n, i) for a in asides) for n, _, i in own),
+        "largest_share_of_a_note": round(share, 4),
+    }
+
+
+def asides_line(r: dict[str, Any] | None) -> str:
+    if not r:
+        return "asides: not scored"
+    return (
+        f"asides: {r['reported']} in {r['notes_with_aside']}/{r['notes']} notes; the key's news of another"
+        f" client inside the right aside {r['recall']:.0%} of {r['expected']}; judged asides right"
+        f" {r['precision']:.0%} of {r['judged']}; own-project key quotes inside one {r['own_quotes_inside']}"
+        f" (goal 0); largest share of a note {r['largest_share_of_a_note']:.0%}"
+    )
+
+
 @contextmanager
 def _audio_library(eval_set: EvalSet, like: Library | None) -> Iterator[tuple[Library, dict[int, str]]]:
     """A fresh library holding the set's audio, imported and transcribed as a user's would be."""
@@ -222,6 +373,8 @@ def evaluate_consolidation(
         reports = consolidate(library, sorted(notes), model_path=model_path, use_model=use_model)
         seconds = time.perf_counter() - started
         result = score(library, key, notes)
+        result["commitments"] = score_commitments(library, key, notes)
+        result["asides"] = score_asides(library, eval_set, key, notes)
         if with_ask:
             result["ask"] = {
                 "before_consolidation": before,
@@ -311,6 +464,8 @@ def format_report(report: dict[str, Any]) -> list[str]:
         r = report[name]
         lines.append(f"{name:<18}{r['precision']:>10.1%}{r['recall']:>8.1%}{r['reported']:>10}{r['key']:>5}")
     lines.append(f"inference traps stated as facts: {report['traps_stated']} (goal: 0)")
+    lines.append(commitments_line(report.get("commitments")))
+    lines.append(asides_line(report.get("asides")))
     missed = {k: v for k, v in report["missed"].items() if v}
     if missed:
         lines.append("missed: " + "; ".join(f"{k} {', '.join(v)}" for k, v in missed.items()))
@@ -321,3 +476,14 @@ def format_report(report: dict[str, Any]) -> list[str]:
                 f" {r['answer_supported']:.0%}, current value first {r['current_value_first']:.0%}"
             )
     return lines
+
+
+def commitments_line(r: dict[str, Any] | None) -> str:
+    if not r:
+        return "commitments: not scored"
+    if r.get("key") is None:
+        return f"commitments: {r['reported']} found (the set has no commitments key)"
+    return (
+        f"{'commitments':<18}{r['precision']:>10.1%}{r['recall']:>8.1%}{r['reported']:>10}{r['key']:>5}"
+        f"  due dates right {r['due_right']}/{r['due_dated']} ({r['due_accuracy']:.0%})"
+    )

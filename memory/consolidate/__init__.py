@@ -3,11 +3,17 @@ points back at raw segments and never changes them.
 
 Modules: corrections (self-corrections), facts and fact_model (facts found by rules and by the chat
 model, checked alike), fact_store (facts and their validity), connections and connection_store
-(links between projects, judged by the user), digest (decisions, commitments, open questions),
-stretches (parts of a note about another project), state (which stages are done for which
-version of a recording)."""
+(links between projects, judged by the user), commitments (who owes what to whom by when: English
+from the parse in commitment_english, German by rules, shared pieces in commitment_text) and
+commitment_store (stored, marked done by later notes, listed), digest (decisions, commitments, open
+questions), stretches (parts of a note about another project), state (which stages are done for
+which version of a recording)."""
 
 __all__ = [
+    "commitment_english",
+    "commitment_store",
+    "commitment_text",
+    "commitments",
     "connection_store",
     "connections",
     "corrections",

@@ -1,6 +1,12 @@
-"""Connections between projects: passages of two projects that share a person, an organisation,
-a technology or vendor, an amount or a date (a calendar clash when both are about being
-somewhere), or that are close in meaning and words.
+"""Connections between projects: passages of two projects that name the same person,
+organisation, product or vendor, regulation or other name (memory/text/entities.py), or the same
+day said with its date or a time while both are about being somewhere (a calendar clash).
+
+Nothing connects through a common word: a one-word name that is also an English word ("SAP",
+"CFO", "Budget"), a given name alone ("Daniel" may be anyone), a weekday alone or a day said only
+relatively. A passage inside an aside about the other project (memory/consolidate/stretches.py) is
+that aside, not a connection. A connection says what it shares as far as that is known: the label
+both projects' mentions agree on, else only "the same name".
 
 Every candidate pair of segments is described by a few signals and scored by a small logistic
 model (prior weights below; each accept or dismiss the user gives moves them, online). The strong
@@ -16,24 +22,47 @@ import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import date, datetime
+from functools import lru_cache
 
 import numpy as np
 
 from memory.search.connected import KEEP
 from memory.store.store import Store
+from memory.text.dates import MONTHS, DateResolver, date_interval, fact_dates
+from memory.text.entities import LABELS, common_word
+from memory.text.nlp import language_of
 
 NAME_KINDS = ("person", "organisation", "technology", "name")
-FEATURES = ("bias", "person", "organisation", "technology", "amount", "date", "clash", "meaning", "words")
+STORED_NAMES = (*LABELS, "technology")  # what the entities table calls names (technology: older rows)
+FEATURES = (
+    "bias", "person", "organisation", "technology", "name", "amount", "date", "clash", "meaning", "words",
+)  # fmt: skip
+# A shared name alone is enough; a shared day only with both passages about being somewhere; meaning
+# and shared words only order what a name or a day found.
 PRIOR = {
     "bias": -4.0,
     "person": 4.5,
     "organisation": 4.5,
-    "technology": 3.0,
+    "technology": 4.5,
+    "name": 4.5,
     "amount": 3.0,
     "date": 1.5,
     "clash": 3.0,
-    "meaning": 3.0,
-    "words": 4.0,
+    "meaning": 1.0,
+    "words": 1.0,
+}
+# The feature a shared name counts for, by what it is.
+FEATURE_OF = {"person": "person", "organisation": "organisation", "product": "technology"}
+# The connection's kind by what it shares (the UI says "Same person", "Same product" ...).
+KIND_OF_LABEL = {
+    "person": "person",
+    "organisation": "organisation",
+    "product": "same_product",
+    "regulation": "same_regulation",
+    "event": "same_event",
+    "work": "same_work",
+    "place": "same_place",
 }
 LEARNING_RATE = 0.5
 PULL_TO_PRIOR = 0.02  # L2 towards the prior: one verdict nudges, many verdicts teach
@@ -54,6 +83,7 @@ class SegmentRef:
     start: float
     end: float
     spoken_at: str = ""
+    aside: int | None = None  # the project of the suggested aside this segment is in
 
 
 @dataclass
@@ -65,10 +95,21 @@ class Candidate:
     features: dict[str, float] = field(default_factory=dict)
     score: float = 0.0
     explicit: int = 0  # dates said in full on either side (a tie-breaker)
+    labels: dict[str, str] = field(default_factory=dict)  # shared name → what both projects call it
+    full: int = 0  # sides that say the shared name in full ("Lukas Heinemann", not "Lukas")
+    overlap: int = (
+        0  # days that the times both passages name have in common ("September" and "mid-September")
+    )
 
     @property
     def things(self) -> frozenset[str]:
-        return frozenset(f"{k}:{v}" for k, vs in self.shared.items() for v in vs)
+        return frozenset(_thing(k, v) for k, vs in self.shared.items() for v in vs)
+
+
+def _thing(kind: str, value: str) -> str:
+    """What a connection shares, for telling one from another: a name is one thing whatever it is
+    called (a person in one note, an organisation in the next)."""
+    return f"{kind if kind in ('date', 'amount') else 'name'}:{value}"
 
 
 def sigmoid(z: float) -> float:
@@ -106,21 +147,24 @@ def learn(store: Store, features: dict[str, float], accepted: bool) -> dict[str,
 def _segment_refs(
     store: Store, segment_ids: Iterable[int], projects: dict[int, int] | None = None
 ) -> dict[int, SegmentRef]:
+    """Segments with the project they are filed under (an assigned stretch's, else the recording's)
+    and the project of the suggested aside they are in, if any."""
     ids = sorted(set(segment_ids))
     out: dict[int, SegmentRef] = {}
+    stretch = (
+        "(SELECT t.project_id FROM stretches t WHERE t.recording_id = s.recording_id AND t.status = '{}'"
+        " AND s.idx BETWEEN t.first_idx AND t.last_idx LIMIT 1)"
+    )
     for start in range(0, len(ids), 500):
         part = ids[start : start + 500]
         marks = ",".join("?" * len(part))
         for row in store.all(
             "SELECT s.id, s.recording_id, r.project_id, s.text, s.start, s.end, r.spoken_at,"
-            " (SELECT t.project_id FROM stretches t WHERE t.recording_id = s.recording_id AND"
-            " t.status != 'dismissed'"
-            "  AND s.idx BETWEEN t.first_idx AND t.last_idx ORDER BY t.status = 'assigned' DESC"
-            " LIMIT 1) AS stretch"
+            f" {stretch.format('assigned')} AS assigned, {stretch.format('suggested')} AS aside"
             f" FROM segments s JOIN recordings r ON r.id = s.recording_id WHERE s.id IN ({marks})",
             part,
         ):
-            project = (projects or {}).get(row["id"]) or row["stretch"] or row["project_id"]
+            project = (projects or {}).get(row["id"]) or row["assigned"] or row["project_id"]
             out[row["id"]] = SegmentRef(
                 row["id"],
                 row["recording_id"],
@@ -129,41 +173,161 @@ def _segment_refs(
                 row["start"],
                 row["end"],
                 row["spoken_at"],
+                row["aside"],
             )
     return out
 
 
+def _in_aside(a: SegmentRef, b: SegmentRef) -> bool:
+    """A passage in an aside is about the aside's project, not its note's: with the other project it
+    is the aside itself, with a third one no link between the two notes' projects."""
+    return a.aside is not None or b.aside is not None
+
+
+def _given_names(store: Store) -> set[str]:
+    """Given names of the full names the library knows: alone, they may name anyone."""
+    return {
+        str(v).split()[0]
+        for (v,) in store.rows(
+            "SELECT DISTINCT value FROM entities WHERE kind = 'person' AND value LIKE '% %'"
+        )
+    }
+
+
+def _said_everywhere(store: Store, values: set[str]) -> set[str]:
+    """Names the notes of most projects say (three or more, and over half of them: "SteerCo",
+    "Excel"): the vocabulary of the work, not a thing two projects share."""
+    projects = int(store.scalar("SELECT count(*) FROM projects") or 0)
+    ordered = sorted(values)
+    out: set[str] = set()
+    for start in range(0, len(ordered), 500):
+        part = ordered[start : start + 500]
+        marks = ",".join("?" * len(part))
+        for value, n in store.rows(
+            "SELECT e.value, count(DISTINCT e.project_id) FROM entities e"
+            " JOIN segments s ON s.id = e.segment_id"
+            f" WHERE e.value IN ({marks}) AND e.kind != 'date' AND NOT EXISTS (SELECT 1 FROM stretches t"
+            "  WHERE t.recording_id = e.recording_id AND t.status = 'suggested'"
+            "  AND s.idx BETWEEN t.first_idx AND t.last_idx) GROUP BY e.value",
+            part,
+        ):
+            if int(n) >= 3 and 2 * int(n) > projects:
+                out.add(str(value))
+    return out
+
+
+def _agreed_labels(store: Store, values: set[str], projects: tuple[int, int]) -> dict[str, str]:
+    """What each shared name is, when the mentions in both projects say so and agree; else "name"."""
+    said: dict[str, dict[int, set[str]]] = {}
+    ordered = sorted(values)
+    for start in range(0, len(ordered), 500):
+        part = ordered[start : start + 500]
+        marks = ",".join("?" * len(part))
+        for value, project, kind in store.rows(
+            f"SELECT DISTINCT value, project_id, kind FROM entities WHERE value IN ({marks})"
+            f" AND project_id IN (?, ?) AND kind != 'date'",
+            [*part, *projects],
+        ):
+            label = "product" if kind == "technology" else str(kind)
+            said.setdefault(str(value), {}).setdefault(int(project), set()).add(label)
+    out = {}
+    for value in values:
+        by_project = said.get(value, {})
+        known = [by_project.get(p, set()) - {"name"} for p in projects]
+        agreed = known[0] | known[1]
+        out[value] = agreed.pop() if len(agreed) == 1 and all(known) else "name"
+        if out[value] == "person" and " " not in value:
+            out[value] = "name"
+    return out
+
+
 def entity_candidates(store: Store, recording_id: int) -> dict[tuple[int, int], Candidate]:
-    """Pairs of segments (this recording's, another project's) that say the same thing."""
+    """Pairs of segments (this recording's, another project's) that name the same thing."""
+    names = ",".join("?" * len(STORED_NAMES))
     rows = store.all(
-        "SELECT a.segment_id AS a_id, b.segment_id AS b_id, a.kind AS a_kind, b.kind AS b_kind,"
-        " a.value, a.text,"
-        " b.text AS b_text, a.project_id AS a_project, b.project_id AS b_project"
+        "SELECT a.segment_id AS a_id, b.segment_id AS b_id, a.kind AS a_kind, a.value, a.text,"
+        " b.text AS b_text"
         " FROM entities a JOIN entities b ON b.value = a.value AND b.recording_id != a.recording_id"
         "  AND b.project_id != a.project_id"
-        " WHERE a.recording_id = ? AND ("
-        "  (a.kind IN ('person', 'organisation', 'technology', 'name') AND b.kind IN ('person',"
-        " 'organisation',"
-        "   'technology', 'name')) OR (a.kind = b.kind AND a.kind IN ('amount', 'date')))",
-        (recording_id,),
+        f" WHERE a.recording_id = ? AND ((a.kind IN ({names}) AND b.kind IN ({names}))"
+        "  OR (a.kind = 'date' AND b.kind = 'date'))",
+        (recording_id, *STORED_NAMES, *STORED_NAMES),
     )
+    # A given name alone may be anyone; a name most projects say is the vocabulary of the work.
+    names_said = {str(r["value"]) for r in rows if r["a_kind"] != "date"}
+    unshared = _given_names(store) | _said_everywhere(store, names_said)
     candidates: dict[tuple[int, int], Candidate] = {}
     refs = _segment_refs(store, [r["a_id"] for r in rows] + [r["b_id"] for r in rows])
     for r in rows:
         a, b = refs[r["a_id"]], refs[r["b_id"]]
-        if a.project_id == b.project_id:
+        value = str(r["value"])
+        if a.project_id == b.project_id or _in_aside(a, b):
             continue
-        if r["a_kind"] not in ("amount", "date") and _only_opening(str(r["value"]), a.text, b.text):
+        if r["a_kind"] != "date" and (
+            common_word(value) or value in unshared or _only_opening(value, a.text, b.text)
+        ):
             continue
-        kind = (
-            r["a_kind"]
-            if r["a_kind"] in ("amount", "date")
-            else _name_feature(r["a_kind"], r["b_kind"], r["value"])
-        )
         c = candidates.setdefault((a.segment_id, b.segment_id), Candidate(a, b))
-        c.shared.setdefault(kind, set()).add(r["value"])
-        c.shown[r["value"]] = r["text"]
+        if value not in c.shown and r["a_kind"] != "date":
+            c.full += sum(_said(t) == value for t in (str(r["text"]), str(r["b_text"])))
+        c.shared.setdefault("date" if r["a_kind"] == "date" else "name", set()).add(value)
+        c.shown[value] = r["text"]
+    by_pair: dict[tuple[int, int], set[str]] = {}
+    for c in candidates.values():
+        by_pair.setdefault((c.a.project_id, c.b.project_id), set()).update(c.shared.get("name", ()))
+    labels = {pair: _agreed_labels(store, values, pair) for pair, values in by_pair.items() if values}
+    for c in candidates.values():
+        for value in c.shared.pop("name", set()):
+            label = labels[(c.a.project_id, c.b.project_id)][value]
+            c.labels[value] = label
+            c.shared.setdefault(FEATURE_OF.get(label, "name"), set()).add(value)
+        if not c.shared.get("date"):
+            c.overlap = _overlap(c.a, c.b)
     return candidates
+
+
+def _said(text: str) -> str:
+    return " ".join(w.lower().strip("'’-") for w in text.split())
+
+
+def _days(ref: SegmentRef) -> tuple[tuple[date, date], ...]:
+    return _days_said(ref.text, ref.spoken_at)
+
+
+@lru_cache(maxsize=4096)
+def _days_said(text: str, spoken_at: str) -> tuple[tuple[date, date], ...]:
+    """The stretches of days a passage names ("September and October", "from mid-September")."""
+    try:
+        when = datetime.fromisoformat(spoken_at)
+    except ValueError:
+        return ()
+    out = []
+    found = [e for e in fact_dates(text, DateResolver(when), language_of(text)) if e.kind == "date"]
+    for e in found:
+        span = date_interval(e.value)
+        if span is not None:
+            out.append((date.fromisoformat(span[0]), date.fromisoformat(span[1])))
+    for m in _MONTH.finditer(text):  # a month named alone ("September and October")
+        if any(e.start <= m.start() < e.end for e in found) or m.group(0) == "may":
+            continue
+        month = MONTHS[m.group(0).lower()]
+        year = when.year + (1 if month < when.month - 6 else 0)
+        last = date(year + month // 12, month % 12 + 1, 1) - date.resolution
+        out.append((date(year, month, 1), last))
+    return tuple(out)
+
+
+_MONTH = re.compile(r"\b(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\b", re.I)
+
+
+def _overlap(a: SegmentRef, b: SegmentRef) -> int:
+    """Days the two passages' times have in common: the same person or vendor at the same time in
+    two projects (booked twice) is the link that matters most."""
+    return (
+        max(((min(x[1], y[1]) - max(x[0], y[0])).days + 1 for x in _days(a) for y in _days(b)), default=0)
+        if a.text and b.text
+        else 0
+    )
 
 
 def _only_opening(value: str, *texts: str) -> bool:
@@ -174,27 +338,6 @@ def _only_opening(value: str, *texts: str) -> bool:
     opening = re.compile(rf"(?:^|[.!?…]\s+)[\"'“‘(]*{re.escape(value)}\b", re.I)
     inside = re.compile(rf"\b{re.escape(value)}\b", re.I)
     return all(len(inside.findall(t)) == len(opening.findall(t)) for t in texts)
-
-
-def _name_feature(a: str, b: str, value: str) -> str:
-    if "organisation" in (a, b):
-        return "organisation"
-    if "person" in (a, b) and len(value.split()) >= 2:
-        return "person"
-    return "technology"
-
-
-def add_meaning_candidates(
-    store: Store,
-    candidates: dict[tuple[int, int], Candidate],
-    pairs: Sequence[tuple[int, int, float]],
-) -> None:
-    """Pairs found by meaning (segment ids, cosine) join the candidates."""
-    refs = _segment_refs(store, [a for a, _, _ in pairs] + [b for _, b, _ in pairs])
-    for a_id, b_id, _ in pairs:
-        a, b = refs.get(a_id), refs.get(b_id)
-        if a is not None and b is not None and a.project_id != b.project_id:
-            candidates.setdefault((a_id, b_id), Candidate(a, b))
 
 
 def describe(
@@ -210,9 +353,8 @@ def describe(
     vecs = vectors(list(refs.values()))
     for c in candidates.values():
         f = {"bias": 1.0}
-        for kind in ("person", "organisation", "technology"):
+        for kind in ("person", "organisation", "technology", "name"):
             f[kind] = float(min(2, len(c.shared.get(kind, ()))))
-        f["amount"] = float(min(1, len(c.shared.get("amount", ()))))
         f["date"] = float(min(1, len(c.shared.get("date", ()))))
         if f["date"]:
             f["clash"] = 0.5 * (bool(PRESENCE.search(c.a.text)) + bool(PRESENCE.search(c.b.text)))
@@ -253,7 +395,9 @@ def covered_things(store: Store, project_ids: Iterable[int]) -> dict[str, set[st
     ):
         pair, _, rest = str(key).partition("|")
         things = out.setdefault(pair, set())
-        things.update(t for t in rest.split("|") if not t.startswith("meaning:"))
+        things.update(
+            _thing(*t.split(":", 1)) for t in rest.split("|") if ":" in t and not t.startswith("meaning:")
+        )
         things.update(f"segment:{s}" for s in json.loads(a_segs) + json.loads(b_segs))
     return out
 
@@ -267,10 +411,12 @@ def choose(
         c.score = probability(c.features, weights)
         if c.score >= KEEP:
             scored.append(c)
-    # Scores within a few hundredths are a tie: the date said in full, then the newest passage of
-    # the other project (what is known now about the shared thing) win it.
+    # The passages that share most come first; among those sharing the same, the date said in full,
+    # the same time named on both sides, the name said in full, then the newest passage of the other
+    # project (what is known now about the shared thing), then the closer in meaning and words.
+    scored.sort(key=lambda c: -c.score)
     scored.sort(key=lambda c: (c.b.spoken_at, c.b.start), reverse=True)
-    scored.sort(key=lambda c: (-round(c.score, 1), -c.explicit, -len(c.things)))
+    scored.sort(key=lambda c: (-len(c.things), -c.explicit, -max(0, c.overlap), -c.full))
     chosen: list[Candidate] = []
     for c in scored:
         seen = covered.setdefault(_pair(c), set())
@@ -284,10 +430,23 @@ def choose(
     return chosen
 
 
+_LABEL_OF_FEATURE = {"person": "person", "organisation": "organisation", "technology": "product"}
+_LABEL_ORDER = ("person", "organisation", "product", "regulation", "event", "work", "place", "name")
+
+
 def kind_of(c: Candidate) -> str:
-    for kind in ("person", "organisation", "technology", "amount"):
-        if c.shared.get(kind):
-            return kind
+    """What the connection shares: the best known label of its names ("person", "same_product",
+    "name" when nothing more is known), else a calendar clash or a date, else meaning."""
+    labels = [
+        c.labels.get(v) or _LABEL_OF_FEATURE.get(kind, "name")
+        for kind in ("person", "organisation", "technology", "name")
+        for v in c.shared.get(kind, ())
+    ]
+    if labels:
+        best = min(labels, key=lambda x: _LABEL_ORDER.index(x) if x in _LABEL_ORDER else len(_LABEL_ORDER))
+        return KIND_OF_LABEL.get(best, "name")
+    if c.shared.get("amount"):
+        return "amount"
     if c.shared.get("date"):
         return "calendar_clash" if c.features.get("clash", 0.0) >= 1.0 else "date"
     return "meaning"
@@ -295,6 +454,18 @@ def kind_of(c: Candidate) -> str:
 
 def shared_text(c: Candidate) -> str:
     return ", ".join(c.shown.get(v, v) for kind in c.shared for v in sorted(c.shared[kind]))
+
+
+_SAID = {
+    "person": "the same person",
+    "organisation": "the same organisation",
+    "same_product": "the same product",
+    "same_regulation": "the same regulation",
+    "same_event": "the same event",
+    "same_work": "the same work",
+    "same_place": "the same place",
+    "name": "the same name",
+}
 
 
 def template_rationale(c: Candidate, common_words: Sequence[str]) -> str:
@@ -306,8 +477,8 @@ def template_rationale(c: Candidate, common_words: Sequence[str]) -> str:
         return f"Both notes name the same date ({said})."
     if kind == "amount":
         return f"Both notes name the same amount ({said})."
-    if kind in ("person", "organisation", "technology"):
-        return f"Both projects involve {said}."
+    if kind in _SAID:
+        return f"Both projects name {_SAID[kind]}: {said}."
     if common_words:
         return f"Both notes talk about {', '.join(common_words[:4])}."
     return "The two passages are close in meaning."

@@ -1,9 +1,10 @@
-"""A project's digest: decisions, commitments (who, what, by when) and open questions.
+"""A project's digest: decisions, commitments (who, what, to whom, by when) and open questions.
 
-Each item is one sentence the user said, verbatim, found by cue words ("we agreed", "go with",
-"I'll send ... by Friday", "I need to check", "whether", a question mark), with its date and
-time into the recording; a commitment's deadline is the date it names (resolved like every date).
-Hedged sentences ("I might suggest ...") are neither decisions nor commitments.
+Decisions and open questions are sentences the user said, verbatim, found by cue words ("we
+agreed", "go with", "I need to check", "whether", a question mark), with their date and time into
+the recording; hedged sentences ("I might suggest ...") are no decisions. Commitments are those of
+the commitments stage (memory/consolidate/commitments.py, read through commitment_store): each
+with its quote, who owes what to whom, the due date and whether a later note said it was done.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memory.consolidate.commitment_store import Commitment, list_commitments
 from memory.consolidate.facts import HEDGE_SENTENCE
 from memory.store.store import Store, now_iso
 from memory.text.doc import Doc
@@ -26,12 +28,6 @@ DECISION = re.compile(
     r"entschieden|beschlossen|vereinbart)\b",
     re.I,
 )
-COMMITMENT = re.compile(
-    r"\b(?:i['’]ll|i\s+will|i\s+said\s+i['’]d|i['’]ve\s+promised|i\s+promised|i\s+need\s+to|i\s+have\s+to|"
-    r"i['’]ve\s+got\s+to|has\s+to\s+go|actions?(?:\s+are)?\s*[,:]|"
-    r"[A-Z][a-z]+\s+(?:will|is\s+going\s+to)\s+(?:send|draft|deliver|bring|do|get|share)|ich\s+werde|ich\s+muss)",
-    re.I,
-)
 QUESTION = re.compile(
     r"\?|\b(?:i\s+don['’]t\s+know|not\s+sure|need\s+to\s+check|open\s+question|unclear|asked\s+whether|"
     r"whether|wants\s+to\s+know|still\s+no\s+news|waiting\s+(?:for|on)|haven['’]t\s+(?:replied|heard)|"
@@ -39,6 +35,7 @@ QUESTION = re.compile(
     re.I,
 )
 KINDS = ("decision", "commitment", "question")
+FOUND_KINDS = ("decision", "question")  # commitments come from the commitments table
 
 
 @dataclass(frozen=True)
@@ -56,6 +53,9 @@ class DigestItem:
     due: str | None
     spoken_at: str
     title: str = ""
+    what: str | None = None  # commitments: what is owed, to whom, and whether it was done
+    to_whom: str | None = None
+    done: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out = dict(self.__dict__)
@@ -63,49 +63,22 @@ class DigestItem:
         return out
 
 
-def _who(text: str, entities: Sequence[Entity], start: int) -> str | None:
-    lowered = text.lower()
-    if re.search(
-        r"\bi(?:['’]ll|\s+will|\s+said|['’]ve|\s+promised|\s+need|\s+have)\b|\bich\b|actions?\b", lowered
-    ):
-        return "me"
-    people = [e for e in entities if e.kind in ("person", "name") and e.start >= start]
-    return people[0].text if people else None
-
-
-def _due(entities: Sequence[Entity], spoken_date: str) -> str | None:
-    future = [
-        e
-        for e in entities
-        if e.kind == "date" and e.grain in ("day", "week", "month") and e.value >= spoken_date[: len(e.value)]
-    ]
-    return future[0].value if future else None
-
-
 def digest_items(
     doc: Doc, entities: Sequence[Entity], projects: Sequence[int]
 ) -> list[tuple[str, int, int, str | None, str | None, int]]:
-    """(kind, start, end, who, due, project) of each digest sentence of the recording."""
-    found = []
-    spoken_date = doc.spoken_at.date().isoformat()
+    """(kind, start, end, who, due, project) of each decision and open question of the recording
+    (`who` and `due` are None: they are a commitment's, and commitments are found by their own stage)."""
+    found: list[tuple[str, int, int, str | None, str | None, int]] = []
     for sentence in doc.sentences:
         text = sentence.text
-        hedged = bool(HEDGE_SENTENCE.search(text))
-        here = [e for e in entities if sentence.start <= e.start < sentence.end]
         if QUESTION.search(text):
             kind = "question"
-        elif hedged:
+        elif HEDGE_SENTENCE.search(text) or not DECISION.search(text):
             continue
-        elif COMMITMENT.search(text):
-            kind = "commitment"
-        elif DECISION.search(text):
-            kind = "decision"
         else:
-            continue
-        who = _who(text, here, sentence.start) if kind == "commitment" else None
-        due = _due(here, spoken_date) if kind == "commitment" else None
+            kind = "decision"
         project = projects[doc.segment_at(sentence.start)]
-        found.append((kind, sentence.start, sentence.end, who, due, project))
+        found.append((kind, sentence.start, sentence.end, None, None, project))
     return found
 
 
@@ -143,14 +116,26 @@ def project_digest(
     store: Store, project_id: int, *, kinds: Sequence[str] = KINDS, limit: int | None = None
 ) -> list[DigestItem]:
     """Newest first (by when it was said, then by where in the recording)."""
-    marks = ",".join("?" * len(kinds))
+    found = [k for k in kinds if k in FOUND_KINDS]
+    marks = ",".join("?" * len(found))
     rows = store.all(
         "SELECT d.id, d.recording_id, d.project_id, p.name AS project, d.kind, d.quote,"
         " d.segment_ids, d.start,"
         " d.end, d.who, d.due, d.spoken_at, r.title FROM digest_items d JOIN projects p ON p.id ="
         " d.project_id"
         f" JOIN recordings r ON r.id = d.recording_id WHERE d.project_id = ? AND d.kind IN ({marks})"
-        " ORDER BY d.spoken_at DESC, d.start DESC LIMIT ?",
-        [project_id, *kinds, limit if limit is not None else -1],
+        " ORDER BY d.spoken_at DESC, d.start DESC",
+        [project_id, *found],
     )
-    return [DigestItem(**{**r, "segment_ids": json.loads(r["segment_ids"])}) for r in rows]
+    items = [DigestItem(**{**r, "segment_ids": json.loads(r["segment_ids"])}) for r in rows]
+    if "commitment" in kinds:
+        items += [_commitment_item(c) for c in list_commitments(store, project_id=project_id)]
+    items.sort(key=lambda i: (i.spoken_at, i.start), reverse=True)
+    return items[:limit] if limit is not None else items
+
+
+def _commitment_item(c: Commitment) -> DigestItem:
+    return DigestItem(
+        c.id, c.recording_id, c.project_id, c.project, "commitment", c.quote, c.segment_ids, c.start,
+        c.end, c.who, c.due_date, c.spoken_at, c.title, c.what, c.to_whom, c.done,
+    )  # fmt: skip

@@ -1,7 +1,10 @@
 """Facts proposed by the chat model, checked like answers: the quote must be one of the shown
 sentences, verbatim in the raw words, and the value must be words of that sentence (a value the
 sentence does not contain is the model's inference: dropped, facts are only what was said); a
-value taken back by a self-correction, or from a hedged sentence, is dropped too.
+value taken back by a self-correction, or from a hedged sentence, is dropped too, and the value is
+read in its sentence as the rules read theirs (memory/text/hedges.py): a tentative or wished one
+is dropped (the model's facts are stated or nothing). The subject is the project (as for rule
+facts); the model's subject and attribute together are the attribute.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from memory.consolidate.corrections import Correction
 from memory.consolidate.facts import CHANGE, FAMILY, FactIn, context_stems, hedged_ranges, overlaps
 from memory.text.doc import Doc, Sentence
 from memory.text.entities import sentence_entities
+from memory.text.fact_parse import parsed
+from memory.text.hedges import Assertion, read_value
 from memory.text.quotes import normalise, tokens
 from models.chat import grammar_safe
 
@@ -87,16 +92,20 @@ def checked_facts(
         if overlaps(wrong, *span) or overlaps(taken, *span):
             continue
         start, end = span
+        reading = read_value(parsed(doc).sentence(sentence), start, end)
+        if reading.assertion != Assertion.STATED:
+            continue
         entities = sentence_entities(p["value"], doc.spoken_at)
         kind = FAMILY.get(entities[0].kind, "text") if entities else "text"
         norm = entities[0].value if entities and kind != "text" else normalise(p["value"])
         if kind == "date" and norm == doc.spoken_at.date().isoformat():
             continue  # the note's own date
         project = projects[doc.segment_at(sentence.start)]
+        attribute = " ".join(f"{p['subject']} {p['attribute']}".split())[:FIELD_CHARS]
         out.append(
             FactIn(
-                subject=p["subject"][:FIELD_CHARS] or project_names.get(project, ""),
-                attribute=p["attribute"][:FIELD_CHARS] or kind,
+                subject=project_names.get(project, ""),
+                attribute=attribute or kind,
                 value=doc.text[start:end],
                 value_kind=kind,
                 value_norm=norm,

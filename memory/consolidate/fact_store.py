@@ -1,25 +1,43 @@
 """Facts in the store: written per recording, their validity recomputed per project, read back.
 
-Validity, oldest first: a fact that says an earlier fact's value again restates it (the earlier
-one stays the origin); a fact said as a change whose attribute shares enough words (weighted by
-rarity) with an earlier current fact of the same kind of value supersedes it: the earlier one gets
-valid_until and superseded_by, and both stay.
+Validity is resolved per subject (the project a fact is about, wherever it was said: an aside
+about project A in project B's note is filed under B and resolved with A's facts), oldest first:
+- a fact whose value an earlier comparable fact already said restates it (the earlier one stays
+  the origin): values compare by meaning (dates by the days they cover, "seven eighty" as 780,000
+  when said short, names by their words);
+- a fact said as a change supersedes an earlier current fact of another note when the values are
+  comparable (the same kind: an amount never replaces a date; a count of the same thing; an amount
+  in the same currency and rate; in or out of scope of the same thing) and differ, and there is
+  evidence that they are about the same attribute: their attributes share rare words (lemmas and
+  Snowball stems, weighted by rarity among the subject's facts; also the cosine of the attributes'
+  MiniLM embeddings when the stage passes `embed`), or the change names the earlier value or what
+  it replaces ("from Textwell to ...", "switch me from the day rate to ..."), or, between notes in
+  different languages (whose words cannot be compared), it is the only earlier amount of about
+  the same size. The earlier fact gets valid_until and superseded_by; both stay. The date of
+  something that happened ("I sent the plan on Monday") is never superseded.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from memory.consolidate.facts import MIN_ATTRIBUTE_OVERLAP, Fact, FactIn, check_quote
+import numpy as np
+
+from memory.consolidate.facts import PAST, REPLACES, Fact, FactIn, check_quote
+from memory.consolidate.stretches import list_stretches
 from memory.store.store import Store, now_iso
+from memory.text.dates import date_interval
 from memory.text.doc import Doc
-from memory.text.quotes import ClaimKind
-from memory.text.relevance import stem
+from memory.text.nlp import language_of
+from memory.text.quotes import ClaimKind, normalise, tokens
+from memory.text.relevance import STOPWORDS
+from memory.text.stems import stem
 
 
 def store_facts(
@@ -89,76 +107,234 @@ class _Row:
     spoken_at: str
     value_kind: str
     value_norm: str
+    value: str
+    attribute: str
     context: set[str]
     changed: bool
     kind: str
+    quote: str
+    language: str = "en"
+    happened: bool = False  # the date of something that happened
+    replaces: set[str] = field(default_factory=set)  # stems of what the change says it replaces
     restates: int | None = None
     superseded_by: int | None = None
     valid_until: str | None = None
 
 
-def _unit(row: _Row) -> str:
-    return row.value_norm.split(" ", 1)[1] if row.value_kind == "count" and " " in row.value_norm else ""
+Embed = Callable[[Sequence[str]], Mapping[str, np.ndarray]]  # texts → unit vectors (MiniLM)
+MIN_SHARE = 0.34  # share of the rarer side's attribute weight two facts must have in common
+MIN_SHARE_BARE = 0.5  # two bare numbers (no unit, no currency): only their attributes say what they are
+MIN_COSINE = 0.6  # embedding cosine of two attributes that say the same thing
+MAX_RATIO = 1.5  # two amounts said in different languages: how far apart the same budget may move
+_NUMERIC = ("amount", "count", "number", "percent")
+REPLACING = re.compile(
+    r"\b(?:instead|replac\w*|switch\w*|swap\w*|dropp?\w*|no\s+longer|out|off|pulled|mov(?:e|es|ed|ing)|"
+    r"tak(?:en|es|ing)\s+over|leav\w+|left|statt|stattdessen|ersetz\w*|raus|wechsel\w*|umgestellt)\b",
+    re.I,
+)
 
 
-def _same_thing(a: _Row, b: _Row) -> bool:
-    """Counts are only comparable when they count the same thing ("44 suppliers", "36 suppliers")."""
-    if a.value_kind != "count":
-        return True
-    ua, ub = _unit(a), _unit(b)
-    return ua == ub or (not ua and stem(ub) in a.context) or (not ub and stem(ua) in b.context)
+def _number(row: _Row) -> float | None:
+    try:
+        return float(row.value_norm.split(" ", 1)[0])
+    except ValueError:
+        return None
 
 
-def _number(row: _Row) -> str:
-    return row.value_norm.split(" ", 1)[0] if row.value_kind == "count" else row.value_norm
+def _parts(row: _Row) -> tuple[str, str]:
+    """(currency, rate) of an amount; (unit, rate) of a count."""
+    rest = row.value_norm.split(" ", 1)[1] if " " in row.value_norm else ""
+    head, _, rate = rest.partition(" per ")
+    return head, ("per " + rate if rate else "")
 
 
-def _overlap(a: _Row, b: _Row, weights: dict[str, float]) -> float:
-    return sum(weights.get(w, 0.0) for w in a.context & b.context)
+def comparable(a: _Row, b: _Row) -> bool:
+    """The same kind of value: an amount does not supersede a date; a count counts the same thing."""
+    kinds = {a.value_kind, b.value_kind}
+    if len(kinds) > 1 and not (kinds <= {"number", "amount"} or kinds <= {"number", "count"}):
+        return False
+    if a.value_kind == "status" and a.value_kind == b.value_kind:
+        return _parts(a)[0] == _parts(b)[0]  # in or out of scope: of the same thing
+    if a.value_kind in ("amount", "count") and a.value_kind == b.value_kind:
+        (ha, ra), (hb, rb) = _parts(a), _parts(b)
+        if a.value_kind == "count" and ha != hb and not (ha in b.context or hb in a.context):
+            return False
+        if a.value_kind == "amount" and ha != hb:
+            return False
+        if ra and rb and ra != rb:
+            return False
+    return True
 
 
-def resolve_validity(store: Store, project_id: int) -> int:
-    """Recompute restatements and supersession for one project, oldest first. Returns supersessions."""
-    rows = [
+def same_value(a: _Row, b: _Row) -> bool:
+    if a.value_kind == "date" or b.value_kind == "date":
+        ia, ib = date_interval(a.value_norm), date_interval(b.value_norm)
+        if ia is None or ib is None:
+            return a.value_norm == b.value_norm
+        return (ia[0] <= ib[0] and ib[1] <= ia[1]) or (ib[0] <= ia[0] and ia[1] <= ib[1])
+    if a.value_kind in _NUMERIC:
+        x, y = _number(a), _number(b)
+        if x is None or y is None:
+            return a.value_norm == b.value_norm
+        if abs(x - y) < 1e-9:
+            return True
+        # "seven eighty" for 780,000: a bare number said short for an amount
+        return "number" in (a.value_kind, b.value_kind) and (
+            abs(x * 1000 - y) < 1e-6 or abs(y * 1000 - x) < 1e-6
+        )
+    if a.value_kind == "status":
+        return a.value_norm == b.value_norm
+    na, nb = set(a.value_norm.split()), set(b.value_norm.split())
+    return na == nb or (bool(na) and bool(nb) and (na <= nb or nb <= na))
+
+
+def _named_in(old: _Row, new: _Row, alike: float) -> bool:
+    """The earlier value is named again where the new one is said, as what goes ("from Textwell to
+    Pingmate", "EduNest is out, ... going with Campusly instead"): with a word of replacing when
+    the attributes share nothing."""
+    if old.value_kind not in ("person", "name"):
+        return False
+    words = {t.norm for t in tokens(new.quote)} - set(normalise(new.value).split())
+    named = any(len(w) >= 3 and w not in STOPWORDS and w in words for w in normalise(old.value).split())
+    return named and (alike > 0 or bool(REPLACING.search(new.quote)))
+
+
+def _replaced(old: _Row, new: _Row) -> bool:
+    """The change names what it replaces, and that is the earlier fact ("switch me from the day
+    rate to ...": the earlier 1,150 a day; "from Textwell to ...")."""
+    return bool(new.replaces) and new.replaces <= old.context | {
+        stem(w) for w in normalise(old.value).split()
+    }
+
+
+def _near(old: _Row, new: _Row) -> bool:
+    x, y = _number(old), _number(new)
+    if old.value_kind not in ("amount", "number") or x is None or y is None or min(x, y) <= 0:
+        return False
+    return max(x, y) / min(x, y) <= MAX_RATIO
+
+
+class _Attributes:
+    """How alike two facts' attributes are: the rarity-weighted share of their stems (within one
+    language), and, with `similarity`, the cosine of their embeddings."""
+
+    def __init__(self, rows: Sequence[_Row], embed: Embed | None) -> None:
+        df = Counter(w for r in rows for w in r.context)
+        self.weights = {w: math.log(1 + len(rows) / n) for w, n in df.items()}
+        texts = sorted({r.attribute for r in rows if r.attribute})
+        self.vectors = embed(texts) if embed is not None and texts else {}
+
+    def share(self, a: _Row, b: _Row) -> float:
+        """Shared weight over the geometric mean of the two sides' weights (0..1)."""
+        shared = sum(self.weights.get(w, 0.0) for w in a.context & b.context)
+        wa = sum(self.weights.get(w, 0.0) for w in a.context)
+        wb = sum(self.weights.get(w, 0.0) for w in b.context)
+        return shared / math.sqrt(wa * wb) if wa > 0 and wb > 0 else 0.0
+
+    def alike(self, a: _Row, b: _Row) -> float:
+        """0..1; 0 when they cannot be compared (different languages)."""
+        if a.language != b.language:
+            return 0.0
+        score = self.share(a, b)
+        va, vb = self.vectors.get(a.attribute), self.vectors.get(b.attribute)
+        if va is not None and vb is not None:
+            cosine = float(np.dot(va, vb))
+            score = max(
+                score,
+                (cosine - MIN_COSINE) / (1 - MIN_COSINE) * (1 - MIN_SHARE) + MIN_SHARE
+                if cosine >= MIN_COSINE
+                else 0.0,
+            )
+        return score
+
+
+def _rows(store: Store, project_id: int) -> list[_Row]:
+    name = store.one("SELECT name FROM projects WHERE id = ?", (project_id,))
+    names = {r[0] for r in store.rows("SELECT name FROM projects")}
+    subject = name["name"] if name else ""
+    found = store.all(
+        "SELECT id, recording_id, project_id, subject, spoken_at, value_kind, value_norm, value, attribute,"
+        " context, changed, kind, quote FROM facts WHERE subject = ? OR project_id = ?"
+        " ORDER BY spoken_at, id",
+        (subject, project_id),
+    )
+    return [
         _Row(
             r["id"],
             r["recording_id"],
             r["spoken_at"],
             r["value_kind"],
             r["value_norm"],
-            set(r["context"].split()),
+            r["value"],
+            r["attribute"],
+            {w for w in r["context"].split() if not w.startswith(("~", REPLACES))},
             bool(r["changed"]),
             r["kind"],
+            r["quote"],
+            language_of(r["quote"]),
+            PAST in r["context"].split(),
+            {w[len(REPLACES) :] for w in r["context"].split() if w.startswith(REPLACES)},
         )
-        for r in store.all(
-            "SELECT id, recording_id, spoken_at, value_kind, value_norm, context, changed, kind FROM facts"
-            " WHERE project_id = ? ORDER BY spoken_at, id",
-            (project_id,),
-        )
+        for r in found
+        # a fact filed here but about another project is resolved with that project's facts
+        if r["subject"] == subject or r["subject"] not in names
     ]
-    df = Counter(w for r in rows for w in r.context)
-    weights = {w: math.log(1 + len(rows) / n) for w, n in df.items()}
+
+
+def resolve_validity(store: Store, project_id: int, embed: Embed | None = None) -> int:
+    """Recompute restatements and supersession for the facts about one project (its own, and
+    those said about it in other projects' notes), oldest first. Returns supersessions.
+
+    A fact whose value an earlier fact already said (dates by what they cover, "seven eighty" as
+    780,000) restates it. A fact said as a change supersedes the most alike earlier current fact of
+    another note with a comparable value (same kind; a count of the same thing; an amount in the
+    same currency and rate) when their attributes say the same thing (shared rare words, or the
+    embeddings' cosine with `embed`), or when the earlier value is named again where the new
+    one is said ("from Textwell to Pingmate"), or, between notes in different languages (where
+    words cannot be compared), when it is the only earlier amount of about the same size.
+    """
+    rows = _rows(store, project_id)
+    attributes = _Attributes(rows, embed)
     superseded = 0
-    for i, new in enumerate(rows):
+    seen: dict[str, list[_Row]] = {}  # earlier facts by family of value (only those can compare)
+    for new in rows:
+        family = seen.setdefault("numeric" if new.value_kind in _NUMERIC else new.value_kind, [])
         earlier = [
             old
-            for old in rows[:i]
-            if old.value_kind == new.value_kind and _same_thing(old, new) and old.kind == ClaimKind.STATED
+            for old in family
+            if old.kind in (ClaimKind.STATED, ClaimKind.INFERRED) and comparable(old, new)
         ]
-        same = [o for o in earlier if _number(o) == _number(new) and _overlap(o, new, weights) > 0]
+        family.append(new)
+        same = [
+            o
+            for o in earlier
+            if same_value(o, new)
+            and (attributes.alike(o, new) > 0 or (o.language != new.language and o.value_kind in _NUMERIC))
+        ]
         if same:
             origin = same[0]
             new.restates = origin.restates or origin.id
             continue
-        if not new.changed or new.kind != ClaimKind.STATED:
+        if not new.changed:
             continue
         current = [
-            o for o in earlier if o.valid_until is None and o.restates is None and o.spoken_at < new.spoken_at
+            o
+            for o in earlier
+            if o.valid_until is None and o.restates is None and o.spoken_at < new.spoken_at and not o.happened
         ]
-        scored = [(_overlap(o, new, weights), o.spoken_at, o) for o in current]
-        scored = [s for s in scored if s[0] >= MIN_ATTRIBUTE_OVERLAP]
+        scored: list[tuple[int, float, str, _Row]] = []
+        for o in current:
+            alike = attributes.alike(o, new)
+            if _named_in(o, new, alike) or _replaced(o, new):
+                scored.append((2, alike, o.spoken_at, o))
+            elif alike >= (MIN_SHARE_BARE if o.value_kind == new.value_kind == "number" else MIN_SHARE):
+                scored.append((1, alike, o.spoken_at, o))
+        if not scored:
+            across = [o for o in current if o.language != new.language and _near(o, new)]
+            if len(across) == 1:
+                scored.append((0, 0.0, across[0].spoken_at, across[0]))
         if scored:
-            _, _, old = max(scored, key=lambda s: (s[0], s[1]))
+            old = max(scored, key=lambda s: s[:3])[3]
             old.superseded_by, old.valid_until = new.id, new.spoken_at
             superseded += 1
     with store.transaction():
@@ -167,6 +343,32 @@ def resolve_validity(store: Store, project_id: int) -> int:
             [(r.restates, r.superseded_by, r.valid_until, r.id) for r in rows],
         )
     return superseded
+
+
+def about_projects(store: Store, recording_id: int, project_id: int, idxs: Sequence[int]) -> list[int]:
+    """The project each segment (by idx, in order) is about: the project of an aside about another
+    project (a stretch suggested or assigned, not dismissed), else the note's. Facts are filed
+    where the note is (until the user assigns the aside) but are about this project."""
+    about = dict.fromkeys(idxs, project_id)
+    for s in sorted(list_stretches(store, recording_id=recording_id), key=lambda s: s.status == "assigned"):
+        if s.status == "dismissed":
+            continue
+        for idx in idxs:
+            if s.first_idx <= idx <= s.last_idx:
+                about[idx] = s.project_id
+    return [about[i] for i in idxs]
+
+
+def subject_projects(store: Store, recording_id: int) -> set[int]:
+    """The projects a recording's facts are about (by their subject), for resolving validity."""
+    return {
+        int(r[0])
+        for r in store.rows(
+            "SELECT DISTINCT p.id FROM facts f JOIN projects p ON p.name = f.subject"
+            " WHERE f.recording_id = ?",
+            (recording_id,),
+        )
+    }
 
 
 # --- reading ------------------------------------------------------------------------------------------
@@ -201,11 +403,12 @@ def list_facts(
     current_only: bool = False,
     include_restatements: bool = False,
 ) -> list[Fact]:
-    """Facts, newest first. `as_of`: what was known then (said by then, not yet superseded then)."""
+    """Facts, newest first. `as_of`: what was known then (said by then, not yet superseded then).
+    `project_id`: the facts filed under the project and those about it said in other projects' notes."""
     where, params = [], list[object]()
-    if project_id is not None:
-        where.append("f.project_id = ?")
-        params.append(project_id)
+    if project_id is not None:  # filed under the project, or about it (an aside in another project's note)
+        where.append("(f.project_id = ? OR f.subject = (SELECT name FROM projects WHERE id = ?))")
+        params += [project_id, project_id]
     if recording_id is not None:
         where.append("f.recording_id = ?")
         params.append(recording_id)

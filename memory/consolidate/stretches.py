@@ -1,55 +1,48 @@
-"""Off-project stretches: the parts of a recording that are about another project.
+"""Asides: the parts of a recording that are about another project.
 
-A long note wanders ("quick Wrenfield aside, Tobias says the dry run went cleanly"). Each segment
-is scored against every project by how typical its words are of that project's other notes (a
-smoothed unigram model per project, the recording itself standing in for its own project when it
-is the first) and by the project names it says; a two-state-per-project path through the
-segments (Viterbi, with a cost for every switch) keeps short noise from flipping the project. A
-run of segments whose best project is not the recording's own, by a clear margin, is a stretch.
-The recording stays whole in its project; the stretch is linked, suggested, and the user assigns
-or dismisses it.
+A note wanders ("Oh, before I forget, Tessera, Oren moved our first workshop ..."; "Kurz zu
+Norrvik, ..."). An aside is the run of sentences about another project: it starts where the speaker
+names that project, or announces a change of topic and names one of its people or things (known
+from that project's notes: memory/text/entities.py `library_names`), while nothing of the note's own
+project is said; it goes on through the sentences that say more of that project or nothing of
+either, and ends where the speaker comes back ("back to Norrvik", "zurück zu Kranich") or says
+something of the own project again. Without such a return it ends at its last sentence about the
+other project. Never the whole note: an aside leaves at least half of the note's sentences.
+
+The recording stays whole in its project, and so does everything found in it (facts, digest items,
+connections) until the user assigns the aside; an assigned aside's passages are that project's.
 """
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memory.store.store import Store, now_iso
+from memory.text.dates import word_list
 from memory.text.doc import Doc
-from memory.text.quotes import tokens
-from memory.text.relevance import STOPWORDS, stem
+from memory.text.entities import NAME_KINDS, Entity, NameBook, common_word, library_names
 
-PROFILE_SEGMENTS = 3000  # most recent segments per project: enough to know its words
-SMOOTHING = 300.0  # Dirichlet prior weight (in words) towards the whole library's word use
-SWITCH_COST = 20.0  # nats: an unannounced change of project needs strong evidence at each end
-SHIFT_COST = 1.0  # where the speaker announces a change of topic ("quick aside", "back to ...")
-NAME_BONUS = 4.0  # nats for saying a project's name
-CUE_BONUS = 4.0  # nats for the best other project where the speaker announces a change of topic
-MIN_MARGIN = 3.0  # nats a stretch must win by, summed over its segments
+MAX_QUIET = 2  # sentences saying nothing of either project that an aside may run through
+OPENING_WORDS = 6  # a project named this early in a sentence is what the sentence is about
+# Words of a project's name that name nothing in particular.
 _GENERIC_NAME_WORDS = frozenset(
-    ["project", "client", "the", "and", "for", "new", "old", "notes", "note", "work", "team"]
+    word_list("project client the and for new old notes note work team der die das und projekt kunde")
 )
-
-
-def content_stems(text: str) -> list[str]:
-    return [
-        stem(t.norm)
-        for t in tokens(text)
-        if t.norm not in STOPWORDS and len(t.norm) > 2 and not t.norm.isdigit()
-    ]
-
-
-@dataclass(frozen=True)
-class ProjectWords:
-    project_id: int
-    name: str
-    counts: Counter[str]
-    total: int
-    name_stems: frozenset[str]
+# The speaker announcing a change of topic, at the start of a sentence.
+_START = re.compile(
+    r"^\W*(?:\w+\W+){0,3}?(?:aside|quick\s+(?:thing|note|one|word|update)|switching\s+to|while\s+i\s+remember|"
+    r"before\s+i\s+forget|by\s+the\s+way|on\s+another\s+note|(?:\w+\s+)?thing,|"
+    r"übrigens|kurz\s+zu[rm]?|apropos|nebenbei|noch\s+was\s+zu[rm]?)(?!\w)",
+    re.I,
+)
+# ... and coming back.
+_RETURN = re.compile(
+    r"^\W*(?:\w+\W+){0,2}?(?:back\s+to|anyway|zurück\s+zu[rm]?|wieder\s+zu[rm]?|jedenfalls)(?!\w)", re.I
+)
+_WORD = re.compile(r"\w[\w'’-]*")
 
 
 @dataclass(frozen=True)
@@ -70,119 +63,132 @@ class Stretch:
         return dict(self.__dict__)
 
 
-def project_profiles(store: Store, *, exclude_recording: int) -> list[ProjectWords]:
-    """Each project's word counts from its other notes, with stretches counted where they belong."""
-    profiles = []
+def project_words(store: Store) -> dict[int, frozenset[str]]:
+    """Each project's name words (its name, slug and vocabulary), lower case."""
+    out = {}
     for row in store.all("SELECT id, name, slug, vocabulary FROM projects ORDER BY id"):
-        texts = store.rows(
-            "SELECT s.text FROM segments s JOIN recordings r ON r.id = s.recording_id"
-            " LEFT JOIN stretches t ON t.recording_id = r.id AND t.status != 'dismissed'"
-            "   AND s.idx BETWEEN t.first_idx AND t.last_idx"
-            " WHERE coalesce(t.project_id, r.project_id) = ? AND r.id != ?"
-            " ORDER BY r.spoken_at DESC, s.idx LIMIT ?",
-            (row["id"], exclude_recording, PROFILE_SEGMENTS),
-        )
-        counts: Counter[str] = Counter()
-        for (text,) in texts:
-            counts.update(content_stems(text))
-        names = content_stems(" ".join([row["name"], row["slug"].replace("-", " "), row["vocabulary"]]))
-        profiles.append(
-            ProjectWords(
-                row["id"],
-                row["name"],
-                counts,
-                sum(counts.values()),
-                frozenset(n for n in names if n not in _GENERIC_NAME_WORDS),
-            )
-        )
-    return profiles
-
-
-def _emissions(doc: Doc, own: int, profiles: Sequence[ProjectWords]) -> list[dict[int, float]]:
-    """Per segment, each project's log-likelihood of its words (own project: leave-window-out)."""
-    seg_words = [content_stems(s.raw_text) for s in doc.segments]
-    recording = Counter(w for words in seg_words for w in words)
-    background = Counter(recording)
-    for p in profiles:
-        background.update(p.counts)
-    bg_total = max(1, sum(background.values()))
-    out = []
-    for i, words in enumerate(seg_words):
-        window = Counter(w for words_ in seg_words[max(0, i - 1) : i + 2] for w in words_)
-        scores: dict[int, float] = {}
-        for p in profiles:
-            counts, total = p.counts, p.total
-            if p.project_id == own:
-                counts = counts + (recording - window)
-                total = sum(counts.values())
-            ll = 0.0
-            for w in words:
-                prior = (background[w] + 0.5) / (bg_total + 0.5)
-                ll += math.log((counts.get(w, 0) + SMOOTHING * prior) / (total + SMOOTHING))
-            if p.name_stems & set(words):
-                ll += NAME_BONUS
-            scores[p.project_id] = ll
-        out.append(scores)
+        text = " ".join([row["name"], row["slug"].replace("-", " "), row["vocabulary"] or ""])
+        words = {w.lower() for w in _WORD.findall(text)}
+        out[int(row["id"])] = frozenset(w for w in words if len(w) > 2 and w not in _GENERIC_NAME_WORDS)
     return out
 
 
-_TOPIC_SHIFT = re.compile(
-    r"\b(?:aside|quick\s+(?:thing|note|one|word)|switching\s+to|while\s+I\s+remember|by\s+the\s+way|"
-    r"on\s+another\s+note|back\s+to|(?:\w+\s+)?thing(?=,)|übrigens|zurück\s+zu|kurz\s+zu|apropos)\b",
-    re.I,
-)
+@dataclass
+class _Sentence:
+    start: int
+    end: int
+    evidence: defaultdict[int, float]  # project → how much the sentence says of it
+    named: set[int]  # projects named by their name, capitalised, at the start of the sentence
+    starts: bool  # the speaker announces a change of topic
+    returns: bool  # ... or comes back
 
 
-def _viterbi(emissions: list[dict[int, float]], own: int, shifts: Sequence[bool]) -> list[int]:
-    """The most likely project of each segment; switching costs less where the speaker says so."""
-    if not emissions:
-        return []
-    states = list(emissions[0])
-    best = {s: emissions[0][s] - (0.0 if s == own else SWITCH_COST) for s in states}
-    back: list[dict[int, int]] = []
-    for e, shift in zip(emissions[1:], shifts[1:], strict=True):
-        step, new = {}, {}
-        cost = SHIFT_COST if shift else SWITCH_COST
-        for s in states:
-            prev = max(states, key=lambda q: best[q] - (0.0 if q == s else cost))
-            new[s] = best[prev] - (0.0 if prev == s else cost) + e[s]
-            step[s] = prev
-        back.append(step)
-        best = new
-    state = max(states, key=lambda s: best[s] - (0.0 if s == own else SWITCH_COST))
-    path = [state]
-    for step in reversed(back):
-        state = step[state]
-        path.append(state)
-    return path[::-1]
+class _Reader:
+    """What each sentence of a note says of which project."""
+
+    def __init__(self, own: int, words: dict[int, frozenset[str]], book: NameBook) -> None:
+        self.own, self.words = own, words
+        self.homes: dict[str, set[int]] = {}
+        for value, projects in book.homes.items():
+            self.homes.setdefault(value, set()).update(projects)
+        for project, people in book.people.items():
+            for fulls in people.values():
+                for full in fulls:
+                    for token in full.split():
+                        self.homes.setdefault(token, set()).add(project)
+        self.here: dict[str, set[int]] = {}  # names said in this note → the projects of the parts
+
+    def sentence(self, text: str, start: int, end: int, names: Sequence[Entity]) -> _Sentence:
+        evidence: defaultdict[int, float] = defaultdict(float)
+        named: set[int] = set()
+        said = [(n, w, w.lower()) for n, w in enumerate(_WORD.findall(text))]
+        for project, words in self.words.items():
+            # Capitalised, the word is the project's name, unless it is a word that opens the
+            # sentence and is capitalised only for that ("School thing, ...", "Implementation is").
+            hits = [
+                (n, w[:1].isupper() and not (n == 0 and common_word(w))) for n, w, low in said if low in words
+            ]
+            if hits:
+                evidence[project] += 2.0 if any(name for _, name in hits) else 1.0
+                if any(name and n < OPENING_WORDS for n, name in hits):
+                    named.add(project)
+        for e in names:
+            homes = set(self.homes.get(e.value) or set()) or {
+                h for token in e.value.split() for h in self.homes.get(token, set())
+            }
+            homes |= self.here.get(e.value, set())
+            for h in homes:
+                evidence[h] += 1.0 / len(homes)
+        return _Sentence(start, end, evidence, named, bool(_START.search(text)), bool(_RETURN.search(text)))
+
+    def learn(self, names: Sequence[Entity], project: int) -> None:
+        """These names were said in a part of this note about `project`."""
+        for e in names:
+            self.here.setdefault(e.value, set()).add(project)
+
+
+def _opens(s: _Sentence, own: int) -> int | None:
+    """The other project an aside starting at this sentence is about, if it starts one."""
+    if s.evidence[own] > 0 or s.returns:
+        return None
+    others = [p for p in s.evidence if p != own and s.evidence[p] > 0]
+    if not others:
+        return None
+    best = max(others, key=lambda p: (s.evidence[p], p in s.named))
+    if best in s.named or (s.starts and s.evidence[best] >= 1.0):
+        return best
+    return None
 
 
 def find_stretches(
-    store: Store, recording_id: int, project_id: int, doc: Doc
+    store: Store, recording_id: int, project_id: int, doc: Doc, names: Sequence[Entity] = ()
 ) -> list[tuple[int, int, int, float]]:
-    """(first position, last position, project_id, margin) of each off-project run of segments."""
-    profiles = project_profiles(store, exclude_recording=recording_id)
-    if len(profiles) < 2 or not doc.segments:
+    """(first position, last position, project_id, score) of each aside, positions in doc.segments;
+    `names`: the recording's entities (memory/text/entities.py)."""
+    words = project_words(store)
+    if len(words) < 2 or not doc.segments:
         return []
-    emissions = _emissions(doc, project_id, profiles)
-    shifts = [bool(_TOPIC_SHIFT.search(s.raw_text[:80])) for s in doc.segments]
-    for shift, scores in zip(shifts, emissions, strict=True):
-        other = max((p for p in scores if p != project_id), key=lambda p: scores[p])
-        if shift and scores[other] > scores[project_id]:
-            scores[other] += CUE_BONUS
-    path = _viterbi(emissions, project_id, shifts)
-    runs: list[tuple[int, int, int, float]] = []
+    reader = _Reader(project_id, words, library_names(store, recording_id))
+    named = [e for e in names if e.kind in NAME_KINDS]
+    sentences = doc.sentences
+    runs: list[tuple[int, int, int, float]] = []  # sentence numbers
     i = 0
-    while i < len(path):
-        j = i
-        while j + 1 < len(path) and path[j + 1] == path[i]:
+    while i < len(sentences):
+        here = [e for e in named if sentences[i].start <= e.start < sentences[i].end]
+        s = reader.sentence(sentences[i].text, sentences[i].start, sentences[i].end, here)
+        project = _opens(s, project_id)
+        if project is None:
+            reader.learn(here, project_id)
+            i += 1
+            continue
+        reader.learn(here, project)
+        score, last, j, quiet = float(s.evidence[project]), i, i + 1, 0
+        came_back = False
+        while j < len(sentences):
+            there = [e for e in named if sentences[j].start <= e.start < sentences[j].end]
+            t = reader.sentence(sentences[j].text, sentences[j].start, sentences[j].end, there)
+            if t.returns or t.evidence[project_id] > 0 or _opens(t, project_id) not in (None, project):
+                came_back = True
+                break
+            if t.evidence[project] > 0:
+                reader.learn(there, project)
+                score += t.evidence[project]
+                last, quiet = j, 0
+            else:
+                quiet += 1
+                if quiet > MAX_QUIET:
+                    break
             j += 1
-        if path[i] != project_id:
-            margin = sum(emissions[k][path[i]] - emissions[k][project_id] for k in range(i, j + 1))
-            if margin >= MIN_MARGIN:
-                runs.append((i, j, path[i], margin))
-        i = j + 1
-    return runs
+        end = j - 1 if came_back else last
+        if (end - i + 1) * 2 <= len(sentences):
+            runs.append((i, end, project, score))
+        i = end + 1
+    out: list[tuple[int, int, int, float]] = []
+    for a, b, project, score in runs:
+        first = doc.segment_at(sentences[a].start)
+        last_seg = doc.segment_at(max(sentences[b].start, sentences[b].end - 1))
+        out.append((first, last_seg, project, score))
+    return out
 
 
 def store_stretches(
@@ -264,12 +270,12 @@ def decide_stretch(store: Store, stretch_id: int, *, status: str, project_id: in
 def effective_projects(
     store: Store, recording_id: int, project_id: int, idxs: Sequence[int]
 ) -> dict[int, int]:
-    """Segment idx → the project it is about: an assigned or suggested stretch's, else the recording's."""
+    """Segment idx → the project it is filed under: an assigned stretch's, else the recording's (a
+    suggested aside stays in the note's project until the user assigns it)."""
     result = dict.fromkeys(idxs, project_id)
     for row in store.all(
-        "SELECT first_idx, last_idx, project_id FROM stretches WHERE recording_id = ? AND status !="
-        " 'dismissed'"
-        " ORDER BY status = 'assigned'",
+        "SELECT first_idx, last_idx, project_id FROM stretches WHERE recording_id = ?"
+        " AND status = 'assigned'",
         (recording_id,),
     ):
         for idx in idxs:

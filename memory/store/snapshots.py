@@ -39,6 +39,7 @@ EXPORT_TABLES = (
     "connections",
     "connection_weights",
     "digest_items",
+    "commitments",
     "migrations",
 )
 

@@ -4,6 +4,13 @@
 Friday, or the last one when its clause is in the past ("the trustees liked it on Friday"); "the
 11th" is the 11th the note already named, else the next 11th; "tomorrow", "next week", "end of
 May", "in two weeks" and their German forms likewise. Times ("at two o'clock", "um 14 Uhr") too.
+
+`fact_dates` reads a sentence for facts: number words first written as digits by text2num ("the
+first of October", "dreiundzwanzigster Juni"), then the forms above, then quarters ("end of Q3"),
+parts of a month ("mid-October", "Mitte Oktober") and German weeks ("Ende nächster Woche"), which
+dateparser does not read, and numeric or abbreviated dates ("14.05.2026", "Oct 1st"), which it
+does. `date_interval` gives the days a value covers, so "end of September" and "the 30th of
+September" can be compared.
 """
 
 from __future__ import annotations
@@ -86,7 +93,7 @@ _PAST = re.compile(
     r"submitted|agreed|gave|took|made|saw|heard|left|\w{3,}ed)\b",
     re.I,
 )
-_DEADLINE = re.compile(r"\b(?:by|until|till|before|bis|next|this|coming)\s+$", re.I)
+_DEADLINE = re.compile(r"\b(?:by|until|till|before|to|bis|next|this|coming)\s+$", re.I)
 
 
 @dataclass(frozen=True)
@@ -331,3 +338,179 @@ def find_times(text: str, taken: Taken) -> list[Entity]:
         taken.take(m.start("h"), m.end())
         found.append(Entity("time", m.group(0), m.start(), m.end(), f"{hour:02d}:{minute:02d}"))
     return found
+
+
+# --- dates of facts: number words first, then the forms above, then what dateparser cannot read --------
+_QUARTER = re.compile(
+    r"\b(?:(?P<pos>(?:the\s+)?(?:end|start|beginning|middle)\s+of|ende|anfang|mitte|by|in|bis|im)\s+)?"
+    r"(?:the\s+)?Q(?P<q>[1-4])\b(?:\s+(?P<y>(?:19|20)\d{2}))?",
+    re.I,
+)
+_MID_MONTH = re.compile(
+    rf"\b(?P<pos>mid-?|middle\s+of\s+|mitte\s+|anfang\s+|ende\s+|beginning\s+of\s+|early\s+|late\s+)"
+    rf"(?P<m>{_MONTH})\b(?:\s+(?P<y>(?:19|20)\d{{2}}))?",
+    re.I,
+)
+_GERMAN_WEEK = re.compile(
+    r"\b(?P<end>ende\s+|anfang\s+)?(?:der\s+)?(?P<which>nächste[rn]?|kommende[rn]?|diese[rn]?|letzte[rn]?|"
+    r"übernächste[rn]?)\s+woche\b",
+    re.I,
+)
+_ORDINAL_NOUN = re.compile(
+    r"\s+(?:\d|(?!(?:of|on|at|and|or|to|for|in|by|from|so|but|is|was|which|that|when|then|we|i|it|the|a|as|"
+    r"until|till|with|because|if|this|next|last|now|then|already|again|too|though|instead|anyway|still|yet|"
+    r"latest|sharp|ish|um|uh|please|right|okay)\b)[a-z])",
+    re.I,
+)
+_ABBREVIATED = r"(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|okt|dez)\.?"
+# "01.10.2026", "1/10/26", "Oct 1st", "1 Oct 2026": forms dateparser reads well
+_NUMERIC_DATE = re.compile(
+    r"\b\d{1,2}[./]\d{1,2}[./](?:\d{4}|\d{2})\b"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_ABBREVIATED}(?:\s+\d{{4}})?(?!\w)"
+    rf"|\b{_ABBREVIATED}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?",
+    re.I,
+)
+
+
+def _month_year(resolver: DateResolver, month: int, year: str | None) -> int:
+    if year:
+        return int(year)
+    return resolver.today.year + (1 if month < resolver.today.month - 6 else 0)
+
+
+def _quarter_dates(text: str, resolver: DateResolver, taken: Taken) -> list[Entity]:
+    found = []
+    for m in _QUARTER.finditer(text):
+        if not taken.free(m.start(), m.end()):
+            continue
+        q = int(m.group("q"))
+        first = 3 * q - 2
+        year = int(m.group("y")) if m.group("y") else resolver.today.year
+        if not m.group("y") and 3 * q < resolver.today.month:
+            year += 1  # a quarter already over: the next one of that name
+        pos = (m.group("pos") or "").lower()
+        if pos.startswith(("the end", "end", "ende", "by", "bis")):
+            month, grain = first + 2, "month"
+        elif pos.startswith(("the start", "start", "the beginning", "beginning", "anfang")):
+            month, grain = first, "month"
+        elif pos.startswith(("the middle", "middle", "mitte")):
+            month, grain = first + 1, "month"
+        else:
+            month, grain = 0, "quarter"
+        taken.take(m.start(), m.end())
+        value = f"{year:04d}-{month:02d}" if month else f"{year:04d}-Q{q}"
+        found.append(Entity("date", m.group(0), m.start(), m.end(), value, grain=grain, explicit=True))
+    return found
+
+
+def _month_parts(text: str, resolver: DateResolver, taken: Taken) -> list[Entity]:
+    found = []
+    for m in _MID_MONTH.finditer(text):
+        if not taken.free(m.start("m"), m.end()) or (m.group("m").lower() == "may" and m.group("m") == "may"):
+            continue
+        month = MONTHS[m.group("m").lower()]
+        year = _month_year(resolver, month, m.group("y"))
+        taken.take(m.start(), m.end())
+        found.append(
+            Entity(
+                "date",
+                m.group(0),
+                m.start(),
+                m.end(),
+                f"{year:04d}-{month:02d}",
+                grain="month",
+                explicit=True,
+            )
+        )
+    for m in _GERMAN_WEEK.finditer(text):
+        if not taken.free(m.start(), m.end()):
+            continue
+        which = m.group("which").lower()
+        weeks = {"nä": 1, "ko": 1, "di": 0, "le": -1, "üb": 2}[which[:2]]
+        monday = resolver.today - timedelta(days=resolver.today.weekday()) + timedelta(days=7 * weeks)
+        taken.take(m.start(), m.end())
+        if m.group("end"):
+            day = monday + timedelta(days=4 if m.group("end").lower().startswith("ende") else 0)
+            found.append(
+                Entity("date", m.group(0), m.start(), m.end(), day.isoformat(), grain="day", explicit=False)
+            )
+        else:
+            found.append(
+                Entity(
+                    "date", m.group(0), m.start(), m.end(), monday.isoformat(), grain="week", explicit=False
+                )
+            )
+    return found
+
+
+def _numeric_dates(text: str, resolver: DateResolver, taken: Taken, language: str) -> list[Entity]:
+    """ "01.10.2026", "1/10/26", "Oct 1st": read by dateparser (day first, as in Germany and Britain;
+    the nearer year when none is said)."""
+    import dateparser
+
+    found = []
+    for m in _NUMERIC_DATE.finditer(text):
+        if not taken.free(m.start(), m.end()):
+            continue
+        settings = {
+            "RELATIVE_BASE": datetime.combine(resolver.today, datetime.min.time()),
+            "DATE_ORDER": "DMY",
+            "PREFER_DATES_FROM": "current_period",
+        }
+        when = dateparser.parse(m.group(0), languages=[language, "en"], settings=settings)
+        if when is None:
+            continue
+        if not re.search(r"\d{4}", m.group(0)):  # no year said: the one nearest the note
+            near = resolver.explicit(when.day, when.month, None, None)
+            when = datetime.combine(near, datetime.min.time()) if near else when
+        taken.take(m.start(), m.end())
+        found.append(Entity("date", m.group(0), m.start(), m.end(), when.date().isoformat(), grain="day"))
+    return found
+
+
+def fact_dates(text: str, resolver: DateResolver, language: str = "en") -> list[Entity]:
+    """Dates and times of one sentence, for facts, with raw offsets.
+
+    Number words are written as digits first (text2num, memory.text.numbers: "the first of October",
+    "dreiundzwanzigster Juni", "dem zehnten September"); then the forms of `find_dates` and
+    `find_times`; then what dateparser 1.5 does not read (checked: "end of Q3", "start of Q4",
+    "Mitte Oktober", "mid-October", "Ende nächster Woche" all give None): quarters, parts of a month
+    and German weeks, by the rules above; numeric dates ("01.10.2026") by dateparser.
+    """
+    from memory.text.numbers import Converted
+
+    conv = Converted(text, language)
+    taken = Taken()
+    here = _quarter_dates(conv.text, resolver, taken) + _month_parts(conv.text, resolver, taken)
+    here += _numeric_dates(conv.text, resolver, taken, language)
+    here += find_dates(conv.text, resolver, taken) + find_times(conv.text, taken)
+    out = []
+    for e in sorted(here, key=lambda e: e.start):
+        if (
+            e.kind == "date"
+            and _ORDINAL_NOUN.match(conv.text, e.end)
+            and re.fullmatch(r"(?i)the\s+\d+\w*", e.text)
+        ):
+            continue  # "the first week of July", "the 2nd round": an ordinal of something else
+        a, b = conv.raw_span(e.start, e.end)
+        out.append(Entity(e.kind, text[a:b], a, b, e.value, e.unit, e.grain, e.explicit))
+    return out
+
+
+def date_interval(value: str) -> tuple[str, str] | None:
+    """The first and last day (ISO) a normalised date value covers: "2026-09" → 09-01 .. 09-30."""
+    m = re.fullmatch(r"(\d{4})(?:-(\d{2})(?:-(\d{2}))?|-Q([1-4]))?(?:T.*)?", value)
+    if m is None:
+        return None
+    year = int(m.group(1))
+    if m.group(3):
+        return value[:10], value[:10]
+    if m.group(2):
+        month = int(m.group(2))
+        last = calendar.monthrange(year, month)[1]
+        return f"{year:04d}-{month:02d}-01", f"{year:04d}-{month:02d}-{last:02d}"
+    if m.group(4):
+        q = int(m.group(4))
+        last = calendar.monthrange(year, 3 * q)[1]
+        return f"{year:04d}-{3 * q - 2:02d}-01", f"{year:04d}-{3 * q:02d}-{last:02d}"
+    return f"{year:04d}-01-01", f"{year:04d}-12-31"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from app.consolidation.stages import usable_rationale
 from memory.consolidate import connection_store
 from memory.consolidate.connections import (
@@ -66,6 +68,7 @@ def test_a_model_rationale_is_kept_only_when_it_says_nothing_new() -> None:
     assert usable_rationale('{"claims": []}', c, names) is None
 
 
+@pytest.mark.slow
 def test_eval_consolidation_on_the_development_set() -> None:
     require_models()
     path = eval_set("consultant-dev")

@@ -43,6 +43,8 @@ from tests.conftest import MODELS_DIR, require_models
 from tests.support.cli import run
 from tests.support.consolidation_corpus import write_corpus
 
+pytestmark = pytest.mark.slow  # libraries indexed with the embedding model, consolidated with the chat model
+
 
 def _rid(library: Library, external_id: str) -> int:
     found = find_recording_by_external_id(library.store, external_id)

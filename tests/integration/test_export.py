@@ -123,6 +123,7 @@ def _notes(vault: Path) -> dict[Path, str]:
     return {p: p.read_text("utf-8") for p in vault.rglob("*.md")}
 
 
+@pytest.mark.slow
 def test_every_recording_has_a_note_with_front_matter(source: Library, vault: Path) -> None:
     by_id = {}
     for path, text in _notes(vault).items():
@@ -145,6 +146,7 @@ def test_every_recording_has_a_note_with_front_matter(source: Library, vault: Pa
             assert re.search(rf"^\*\*\[\d\d:\d\d:\d\d\]\*\* .* \^s{segment.idx}$", text, re.M)
 
 
+@pytest.mark.slow
 def test_file_names_are_safe_for_hostile_projects_and_titles(source: Library, vault: Path) -> None:
     paths = [p for p in vault.rglob("*")]
     for path in paths:
@@ -165,6 +167,7 @@ def test_file_names_are_safe_for_hostile_projects_and_titles(source: Library, va
     assert safe_name("lpt1.txt") == "lpt1_.txt" and safe_name("\u202e\x00") == "untitled"
 
 
+@pytest.mark.slow
 def test_links_resolve_to_files_and_lines_that_exist(vault: Path) -> None:
     notes = _notes(vault)
     checked = 0
@@ -180,6 +183,7 @@ def test_links_resolve_to_files_and_lines_that_exist(vault: Path) -> None:
     assert "[[not a link]]" not in hostile and "$14" not in hostile.replace("\\$14", "")
 
 
+@pytest.mark.slow
 def test_audio_edits_facts_and_connections_are_in_the_vault(source: Library, vault: Path) -> None:
     rec = next(r for r in list_recordings(source) if r.audio_path)
     original = audio_file(source, rec)
@@ -201,6 +205,7 @@ def test_audio_edits_facts_and_connections_are_in_the_vault(source: Library, vau
     assert "[[Harbour App/Harbour App|" in (vault / "Verbatim.md").read_text("utf-8")
 
 
+@pytest.mark.slow
 def test_export_targets_are_checked(source: Library, vault: Path, tmp_path: Path) -> None:
     root = source.data_dir.root
     for bad in (root, root / "exports", root / "audio"):
@@ -217,6 +222,7 @@ def test_export_targets_are_checked(source: Library, vault: Path, tmp_path: Path
     assert not (root / "exports").exists()
 
 
+@pytest.mark.slow
 def test_json_export_reads_back_to_the_same_library(source: Library, tmp_path: Path) -> None:
     out = tmp_path / "dump"
     result = run("--data-dir", str(source.data_dir.root), "export", "--format", "json", "--out", str(out))
@@ -247,6 +253,7 @@ def test_json_export_reads_back_to_the_same_library(source: Library, tmp_path: P
     assert len(tables["connections"]) == len(list_connections(source, include_dismissed=True))
 
 
+@pytest.mark.slow
 def test_one_project_only(source: Library, tmp_path: Path) -> None:
     export_library(source, tmp_path / "md", project="Harbour App", audio=False)
     notes = [p for p in (tmp_path / "md").rglob("*.md") if p.parent != tmp_path / "md"]
@@ -268,6 +275,7 @@ def test_safe_name_is_one_safe_component_for_any_text(text: str) -> None:
     assert safe_name(name) == name  # stable: a safe name stays as it is
 
 
+@pytest.mark.slow
 def test_a_project_cannot_take_the_name_of_the_data_folder(tmp_path: Path) -> None:
     require_models()
     with Library(DataDir(tmp_path / "Atlas", MODELS_DIR)) as library:
@@ -279,6 +287,7 @@ def test_a_project_cannot_take_the_name_of_the_data_folder(tmp_path: Path) -> No
         assert not list((tmp_path / "Atlas").glob("*.md"))  # nothing written into the library
 
 
+@pytest.mark.slow
 def test_a_json_export_restores_to_a_library_that_searches_the_same(source: Library, tmp_path: Path) -> None:
     out = tmp_path / "dump"
     export_library(source, out, fmt="json")

@@ -7,8 +7,9 @@ speech that the shipped Whisper model transcribes), answers come from the shippe
 the checker, and the live recording is a real recording from a private PulseAudio null sink fed
 with synthetic speech. Consolidation runs as it does for a user: the window's job worker picks each
 note up after it is stored. States: first run, timeline, a project's digest, a recording playing, a
-recording's facts / self-corrections / connections, the connections page, a live recording, an
-answer, search results, and the timeline, a recording and the connections in the dark palette.
+recording's facts / self-corrections / connections, the connections page, the commitments page, a
+live recording, an answer, search results, and the timeline, a recording and the connections in the
+dark palette.
 """
 
 from __future__ import annotations
@@ -226,6 +227,12 @@ class Scenario:
         self.wait(lambda: bool(page.cards), 30, "the connections")
         self.shot(name)
 
+    def commitments(self) -> None:
+        page = self.window.commitments_page
+        self.window.consolidation_links.show_commitments()
+        self.wait(lambda: bool(page.cards), 30, "the commitments")
+        self.shot("commitments.png")
+
     def ask(self, question: str) -> dict[str, Any]:
         panel = self.window.ask_panel
         panel.question.setText(question)
@@ -336,6 +343,7 @@ def main(argv: list[str] | None = None) -> int:
         scenario.recording()
         scenario.consolidation()
         scenario.connections()
+        scenario.commitments()
         scenario.answer()
         scenario.search()
         scenario.live_recording(server is not None)

@@ -9,6 +9,7 @@ has nothing here yet. Nothing in the digest is the model's reading: each item is
 from __future__ import annotations
 
 from datetime import date
+from html import escape
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
@@ -150,7 +151,11 @@ class DigestPanel(QFrame):
     def _add_item(self, item: DigestItem) -> None:
         extra = ""
         if item.kind == "commitment":
-            extra = f"<b>Who:</b> {item.who or 'not said'} · <b>by:</b> {due_text(item.due)}"
+            who = {"me": "I", "us": "we"}.get(item.who or "", item.who or "not said")
+            to = f" → {escape(item.to_whom)}" if item.to_whom else ""
+            what = f": {escape(item.what)}" if item.what else ""
+            extra = f"<b>Who:</b> {escape(who)}{to}{what} · <b>by:</b> {due_text(item.due)}"
+            extra += " · <b>done</b>" if item.done else ""
         block = QuoteBlock(digest_place(item), item.quote, extra=extra)
         block.open_requested.connect(self.open_requested.emit)
         self.blocks.append(block)

@@ -91,6 +91,7 @@ def _muted(value: str) -> QColor:
 class ProjectSidebar(QWidget):
     project_selected = Signal(object)  # str | None (None: all projects)
     connections_requested = Signal()  # the "Connections" button (Ctrl+3 does the same)
+    commitments_requested = Signal()  # the "Commitments" button (Ctrl+4 does the same)
     projects_loaded = Signal(list)  # list[Project] (active ones), for pickers elsewhere
 
     def __init__(self, ops: Operations, library: Library, parent: QWidget | None = None) -> None:
@@ -123,6 +124,10 @@ class ProjectSidebar(QWidget):
         self.connections_button.setAccessibleName("Connections across projects")
         self.connections_button.setToolTip("Connections across projects (Ctrl+3)")
         self.connections_button.clicked.connect(self.connections_requested.emit)
+        self.commitments_button = QPushButton("Commitments")
+        self.commitments_button.setAccessibleName("Commitments across projects")
+        self.commitments_button.setToolTip("Who owes what to whom by when, across projects (Ctrl+4)")
+        self.commitments_button.clicked.connect(self.commitments_requested.emit)
         buttons = QHBoxLayout()
         buttons.addWidget(self.new_button)
         buttons.addWidget(self.archive_button)
@@ -130,6 +135,7 @@ class ProjectSidebar(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.projects, 1)
         layout.addWidget(self.connections_button)
+        layout.addWidget(self.commitments_button)
         layout.addLayout(buttons)
         layout.addWidget(self.show_archived)
         self._loaded: list[Project] = []
@@ -147,6 +153,13 @@ class ProjectSidebar(QWidget):
         self.connections_button.setText(f"Connections · {count} new" if count else "Connections")
         self.connections_button.setAccessibleName(
             f"Connections across projects, {count} new" if count else "Connections across projects"
+        )
+
+    def set_overdue_commitments(self, count: int) -> None:
+        """The badge: how many commitments are past their due date and not said to be done."""
+        self.commitments_button.setText(f"Commitments · {count} overdue" if count else "Commitments")
+        self.commitments_button.setAccessibleName(
+            f"Commitments across projects, {count} overdue" if count else "Commitments across projects"
         )
 
     # --- loading -----------------------------------------------------------------------------------

@@ -1,0 +1,443 @@
+"""Commitments and deliveries in an English sentence, read from spaCy's parse (the method is described
+in memory/consolidate/commitments.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from memory.consolidate.commitment_text import (
+    ACTIONS,
+    ARRIVAL_PARTICLES,
+    ARRIVED,
+    CALENDAR,
+    CONDITIONS,
+    DEADLINE_WORDS,
+    DELIVERED,
+    GROUP,
+    HEDGES,
+    ME,
+    MODIFIERS,
+    NOT_DELIVERABLE,
+    PERSON_PRONOUNS,
+    PROMISES,
+    RECEIVED,
+    REPORTING,
+    SEPARATE_CLAUSES,
+    TENTATIVE,
+    TENTATIVE_MODALS,
+    THING_PRONOUNS,
+    THIRD_PERSON,
+    TRANSFER,
+    WHAT_WORDS,
+    WILL,
+    WOULD,
+    Context,
+    Due,
+    Found,
+)
+from memory.text.fact_parse import ParsedSentence
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+
+def _children(t: Token, *deps: str) -> list[Token]:
+    return [c for c in t.children if c.dep_ in deps]
+
+
+def _aux_lemmas(t: Token) -> set[str]:
+    return {c.lemma_.lower() for c in t.children if c.dep_ in ("aux", "auxpass")}
+
+
+def _is_modal(t: Token, words: frozenset[str]) -> bool:
+    return any(c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ in words for c in t.children)
+
+
+@dataclass
+class _Predicate:
+    verb: Token  # the verb whose object is the thing
+    owner: Token  # the verb that carries the subject (the same, or "need"/"going"/"promised" above)
+    kind: str  # will | would | going | owe | promise | must | action
+
+
+class EnglishSentence:
+    """The commitments and deliveries of one parsed English sentence."""
+
+    def __init__(self, context: Context, ps: ParsedSentence, dues: list[Due]) -> None:
+        self.context, self.ps, self.dues = context, ps, dues
+        self.sentence = ps.sentence
+        assert ps.tokens is not None
+        self.tokens = ps.tokens
+        self.actions = bool(ACTIONS.match(self.sentence.text))  # "Actions, send Tobias the plan by Friday"
+
+    def at(self, t: Token) -> int:
+        return self.sentence.start + t.idx
+
+    def read(self) -> list[Found]:
+        out: list[Found] = []
+        for t in self.tokens:
+            if t.pos_ not in ("VERB", "AUX"):
+                continue
+            predicate = self.predicate(t)
+            if predicate is not None and (found := self.commitment(predicate)) is not None:
+                out.append(found)
+            elif (delivery := self.delivery(t)) is not None:
+                out.append(delivery)
+        return out
+
+    # --- what makes a predicate a commitment ----------------------------------------------------------
+    def predicate(self, v: Token) -> _Predicate | None:
+        lemma = v.lemma_.lower()
+        carrier = v
+        if v.dep_ == "conj" and not _children(v, "nsubj", "nsubjpass", "aux"):
+            carrier = v.head  # "I'll draft it and send it to Jana": the second verb shares "I'll"
+        head = v.head if v.dep_ in ("xcomp", "ccomp") else None
+        if lemma == "owe" and v.pos_ == "VERB":
+            return _Predicate(v, v, "owe")
+        if (
+            lemma in PROMISES
+            and v.pos_ == "VERB"
+            and any(not self._personal(o) for o in _children(v, "dobj"))
+            and not _children(v, "ccomp", "xcomp")
+        ):
+            return _Predicate(v, v, "promise")  # "I've promised Fiona a summary" (not "promised Tobias I'll")
+        if self.actions and self._imperative(v):
+            return _Predicate(v, v, "action")
+        if _is_modal(carrier, WILL):
+            return _Predicate(v, carrier, "will")
+        if head is not None and v.dep_ == "xcomp" and _children(v, "aux"):
+            above = head.lemma_.lower()
+            if above == "go" and head.tag_ == "VBG":
+                return _Predicate(v, head, "going")
+            if above in PROMISES:
+                return _Predicate(v, head, "promise")
+            if above in ("need", "have", "get") and lemma in TRANSFER:
+                return _Predicate(v, head, "must")
+        if (
+            head is not None
+            and v.dep_ == "ccomp"
+            and _is_modal(v, WOULD)
+            and head.lemma_.lower() in REPORTING
+            and head.tag_ in ("VBD", "VBN")
+        ):
+            return _Predicate(v, v, "would")  # "I said I'd get it to her by Friday"
+        return None
+
+    def _imperative(self, v: Token) -> bool:
+        """A verb of an action list: no subject of its own but the list's head word, no auxiliary."""
+        subjects = _children(v, "nsubj", "nsubjpass")
+        if _children(v, "aux", "auxpass") or any(not ACTIONS.match(s.text) for s in subjects):
+            return False
+        if v.dep_ == "ROOT" or (v.dep_ == "conj" and self._imperative(v.head)):
+            return v.tag_ in ("VB", "VBP", "VBD") and v.lemma_.lower() not in NOT_DELIVERABLE
+        return False
+
+    def _reported(self, t: Token) -> bool:
+        """Said as an undertaking: "I've said I'll draft the section", "I told Jana I'd send it"."""
+        head = t.head
+        return t.dep_ == "ccomp" and head.lemma_.lower() in REPORTING and head.tag_ in ("VBD", "VBN")
+
+    def blocked(self, p: _Predicate) -> bool:
+        """Negated, hedged, conditional, tentative or a wish: not a commitment."""
+        for t in {p.verb, p.owner}:
+            for c in t.children:
+                if c.dep_ == "neg" or (c.dep_ == "advmod" and c.lemma_.lower() in HEDGES):
+                    return True
+                if c.dep_ == "advcl" and any(m.lower_ in CONDITIONS for m in _children(c, "mark")):
+                    return True
+            if _is_modal(t, TENTATIVE_MODALS):
+                return True
+        t = p.owner
+        while t.head.i != t.i:
+            if any(m.lower_ in CONDITIONS for m in _children(t, "mark")):
+                return True
+            if t.dep_ not in ("ccomp", "xcomp", "conj"):
+                break
+            t = t.head
+            if t.lemma_.lower() in TENTATIVE or (t.lemma_.lower() == "would" and p.kind != "would"):
+                return True
+            if any(c.dep_ == "neg" for c in t.children) and t.lemma_.lower() in REPORTING:
+                return True
+        return False
+
+    def commitment(self, p: _Predicate) -> Found | None:
+        lemma = p.verb.lemma_.lower()
+        promiser = self._promised_by(p.owner)
+        promised_presence = p.kind == "will" and lemma == "be" and promiser is not None  # "I'll be on site"
+        if p.kind in ("will", "going", "would") and lemma in NOT_DELIVERABLE and not promised_presence:
+            return None
+        if self.blocked(p):
+            return None
+        agent = self.agent(p) if p.kind != "action" else None
+        if agent is None and p.kind != "action":
+            return None
+        who = self.party(agent) if agent is not None else ME
+        recipient, thing = self.objects(p)
+        if recipient is None and promiser is not None:
+            recipient = next((o for o in _children(promiser, "dative", "dobj") if self._personal(o)), None)
+        to_whom = self.party(recipient) if recipient is not None else None
+        if thing is not None:
+            if lemma == "do" and thing.lower_ in THING_PRONOUNS:
+                return None  # "I'll do that on Friday": an action named before, not a thing
+            what = self.thing(thing)
+        elif promiser is not None:
+            skip = {t.i for t in _children(p.verb, "nsubj", "aux")}
+            words = [t for t in self._clause(p.verb, skip=skip) if t.i >= p.verb.i]
+            what = self.text_of(self._until_stop(words, p.verb))  # "be on site at the new shop all day"
+        else:
+            return None
+        first, last = self.quote_range(p, agent)
+        due = self.due_in(first, last)
+        undertaken = p.kind in ("owe", "promise") or promiser is not None or self._reported(p.owner)
+        if not undertaken and to_whom is None and due is None:
+            return None  # "they'll just email parents for now": nothing owed to anyone by any time
+        if agent is not None and not self._named(agent) and to_whom is None:
+            return None  # "the app will send reminders on Monday"; "the client will send us ..." is one
+        if p.kind == "must" and to_whom is None:
+            return None
+        start, end = self.at(self.tokens[first]), self.at(self.tokens[last]) + len(self.tokens[last].text)
+        still = any(c.lower_ == "still" for t in (p.verb, p.owner) for c in t.children)
+        return Found(
+            "commitment", start, end, who, what, to_whom, due.text if due else None,
+            due.date if due else None, "en", still,
+        )  # fmt: skip
+
+    def _promised_by(self, t: Token) -> Token | None:
+        """The verb of promising this clause hangs from ("I've promised Tobias I'll be on site")."""
+        while t.dep_ in ("ccomp", "xcomp") and t.head.i != t.i:
+            t = t.head
+            if t.lemma_.lower() in PROMISES or (t.lemma_.lower() in REPORTING and _children(t, "dative")):
+                return t
+        return None
+
+    # --- who, what, to whom ---------------------------------------------------------------------------
+    def agent(self, p: _Predicate) -> Token | None:
+        subjects = _children(p.owner, "nsubj") or _children(p.owner.head, "nsubj") * (p.owner.dep_ == "conj")
+        if not subjects:
+            return None
+        s = subjects[0]
+        word = s.lower_
+        if s.pos_ == "PRON" and word not in PERSON_PRONOUNS and word not in THIRD_PERSON | GROUP:
+            return None  # "whoever", "which", "it", "you"
+        return s
+
+    def _named(self, t: Token) -> bool:
+        """A person or a name (capitalised, or a person the note names), not a common noun."""
+        at = self.at(t)
+        named = self.context.person_at(at, at + len(t.text)) is not None
+        return t.pos_ in ("PRON", "PROPN") or t.is_title or named
+
+    def party(self, t: Token) -> str:
+        word = t.lower_
+        if word in PERSON_PRONOUNS:
+            return PERSON_PRONOUNS[word]
+        at = self.at(t)
+        if word in THIRD_PERSON:
+            reporter = self._reporter(t)
+            if reporter is not None:
+                return reporter
+            return self.context.person_before(at) or word
+        if t.pos_ == "PROPN":
+            named = self.context.person_at(at, at + len(t.text))
+            if named:
+                return named
+            words = [c for c in t.children if c.dep_ == "compound" and c.pos_ == "PROPN"] + [t]
+            return " ".join(w.text for w in sorted(words, key=lambda w: w.i))
+        return self.text_of(list(t.subtree))
+
+    def _reporter(self, pronoun: Token) -> str | None:
+        """ "Priya says she'll send me ...": the pronoun is the one who says it."""
+        verb = pronoun.head
+        if pronoun.dep_ != "nsubj" or verb.dep_ != "ccomp" or verb.head.lemma_.lower() not in REPORTING:
+            return None
+        subject = next(iter(_children(verb.head, "nsubj")), None)
+        if subject is None or subject.i == pronoun.i:
+            return None
+        return self.party(subject) if subject.lower_ not in THIRD_PERSON or subject.i < pronoun.i else None
+
+    def objects(self, p: _Predicate) -> tuple[Token | None, Token | None]:
+        """(recipient, thing) of the predicate's verb."""
+        v = p.verb
+        recipient = next(iter(_children(v, "dative")), None)
+        things = _children(v, "dobj")
+        if recipient is None:
+            for prep in _children(v, "prep") + [c for t in things for c in _children(t, "prep")]:
+                if prep.lower_ == "to" or (prep.lower_ == "with" and v.lemma_.lower() == "share"):
+                    pobj = next(iter(_children(prep, "pobj")), None)
+                    if pobj is not None and (self._addressee(pobj) or v.lemma_.lower() in TRANSFER):
+                        recipient = pobj
+                        break
+        if len(things) > 1 and recipient is None:  # "send Jana Novak the deck", "send the auditors the
+            recipient, things = things[0], things[1:]  # statements": of two objects, the first is whom
+        thing = things[0] if things else None
+        if thing is not None and recipient is None and self._personal(thing):
+            second = [
+                c
+                for c in v.children
+                if c.dep_ in ("npadvmod", "oprd", "attr") and c.pos_ == "NOUN" and not c.ent_type_
+            ]
+            if second:
+                recipient, thing = thing, second[0]
+        if thing is not None and self._personal(thing) and p.kind != "owe":
+            return recipient, None  # "I'll chase him tomorrow": a person is no thing to deliver
+        if thing is not None and thing.lower_ in ("which", "that") and v.dep_ == "relcl":
+            thing = v.head  # "a custom template, which they'll build"
+        return recipient, thing
+
+    def _addressee(self, t: Token) -> bool:
+        """Whom something is sent "to": a person, or any name ("to Imogen", "to Tessera")."""
+        return t.pos_ == "PROPN" or self._personal(t)
+
+    def _personal(self, t: Token) -> bool:
+        word = t.lower_
+        if word in PERSON_PRONOUNS or word in THIRD_PERSON:
+            return True
+        at = self.at(t)
+        return t.pos_ == "PROPN" and (
+            t.ent_type_ == "PERSON" or self.context.person_at(at, at + len(t.text)) is not None
+        )
+
+    def thing(self, t: Token) -> str:
+        """What is owed: the object's noun phrase; for "it", the object named before it, else the
+        verb's phrase ("confirm it in writing")."""
+        if t.lower_ in THING_PRONOUNS:
+            antecedent = self._antecedent(t)
+            if antecedent is not None:
+                return antecedent
+            verb = t.head
+            return self.text_of(self._until_stop([w for w in self._clause(verb) if w.i >= verb.i], verb))
+        return self.text_of(self._phrase(t))
+
+    def _phrase(self, t: Token) -> list[Token]:
+        """The noun phrase of `t`, up to a deadline, a date, a comma or a clause of its own."""
+        before = [w for w in t.subtree if w.i < t.i and (w.dep_ in MODIFIERS or w.head.i != t.i)]
+        words = before + self._until_stop([w for w in t.subtree if w.i >= t.i], t)
+        return words[: WHAT_WORDS + len(before)]
+
+    def _until_stop(self, words: list[Token], first: Token) -> list[Token]:
+        """`words` up to a deadline ("by ..."), a date, a recipient ("to Jana"), a comma or a clause."""
+        out: list[Token] = []
+        for w in words:
+            if w.i > first.i and self._stops(w):
+                break
+            out.append(w)
+        return out
+
+    def _in_due(self, w: Token) -> bool:
+        return any(d.start <= w.idx < d.end for d in self.dues)
+
+    def _stops(self, w: Token) -> bool:
+        if w.dep_ == "prep" and w.lower_ in DEADLINE_WORDS:
+            return True
+        if w.dep_ == "prep" and any(self._in_due(o) for o in _children(w, "pobj")):
+            return True  # "on Friday the 27th"
+        if w.dep_ == "prep" and w.lower_ == "to" and any(map(self._addressee, _children(w, "pobj"))):
+            return True
+        return (
+            self._in_due(w)
+            or w.text in (",", ";", ":", "—", "–")
+            or (w.dep_ in SEPARATE_CLAUSES | {"acl"} and w.pos_ in ("VERB", "AUX"))
+        )
+
+    def _antecedent(self, pronoun: Token) -> str | None:
+        """ "wants to see the agreement ..., and I said I'd get it to her": the object named before."""
+        before = [
+            t
+            for t in self.tokens
+            if t.i < pronoun.i and t.dep_ in ("dobj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN")
+            and not self._personal(t)
+        ]  # fmt: skip
+        return self.text_of(self._phrase(before[-1])) if before else None
+
+    # --- where the quote is, and its due date -----------------------------------------------------------
+    def _clause(self, v: Token, skip: set[int] | None = None) -> list[Token]:
+        """`v`'s own clause: its subtree without the clauses hanging from it."""
+        out = {v.i}
+        for c in v.children:
+            if (c.dep_ in SEPARATE_CLAUSES and c.pos_ in ("VERB", "AUX")) or c.dep_ in ("cc", "mark"):
+                continue
+            if c.dep_ == "punct" and c.i > v.i and c.text in (",", ";", "—", "–", "-"):
+                continue
+            out |= {t.i for t in c.subtree}
+        ordered = sorted(i for i in out if skip is None or i not in skip)
+        return [self.tokens[i] for i in ordered]
+
+    def quote_range(self, p: _Predicate, agent: Token | None) -> tuple[int, int]:
+        heading = {t.i for t in _children(p.verb, "nsubj")} if agent is None else None  # "Actions, ..."
+        clause = self._clause(p.verb, skip=heading)
+        first = min(agent.left_edge.i if agent is not None else p.verb.i, clause[0].i)
+        reporter = p.owner.head if p.owner.dep_ in ("ccomp", "xcomp") else None
+        if reporter is not None and reporter.lemma_.lower() in REPORTING:
+            subject = next(iter(_children(reporter, "nsubj")), None)
+            if subject is not None and subject.i < first:
+                first = subject.left_edge.i  # "Priya says she'll ...", "I said I'd ..."
+        last = max([t.i for t in clause if not t.is_punct] or [p.verb.i])
+        while first < last and self.tokens[first].dep_ in ("cc", "punct", "intj", "advmod", "discourse"):
+            first += 1
+        return first, last
+
+    def due_in(self, first: int, last: int) -> Due | None:
+        a, b = self.tokens[first].idx, self.tokens[last].idx + len(self.tokens[last].text)
+        inside = [d for d in self.dues if a <= d.start < b]
+        deadlines = [d for d in inside if d.text.split()[0].lower() in DEADLINE_WORDS]
+        return next(iter(deadlines or inside), None)
+
+    def text_of(self, words: list[Token]) -> str:
+        if not words:
+            return ""
+        a, b = words[0].idx, words[-1].idx + len(words[-1].text)
+        return self.sentence.text[a:b].strip(" ,;:")
+
+    # --- deliveries -------------------------------------------------------------------------------------
+    def delivery(self, v: Token) -> Found | None:
+        """ "I sent Oren the scorecard", "the playbook draft went to Oren", "the dump came in"."""
+        lemma = v.lemma_.lower()
+        auxes = _aux_lemmas(v)
+        past = v.tag_ == "VBD" or (v.tag_ == "VBN" and auxes & {"have", "be", "would"})
+        if not past or auxes & {"will", "shall"} or any(c.dep_ == "neg" for c in v.children):
+            return None
+        if any(c.dep_ == "advmod" and c.lemma_.lower() in HEDGES | {"not", "never"} for c in v.children):
+            return None
+        preps = {c.lower_: c for c in _children(v, "prep")}
+        particles = {c.lower_ for c in v.children if c.dep_ in ("prt", "advmod")}
+        particles |= {w for w, c in preps.items() if not _children(c, "pobj")}  # "came in last week"
+        amounts = [c for c in v.subtree if c.dep_ == "pobj" and c.like_num and c.ent_type_ not in CALENDAR]
+        if "at" in preps or amounts:
+            return None  # "it came in at about 1.2 million": a cost, not a delivery
+        recipient = next(iter(_children(v, "dative")), None)
+        to = preps.get("to")
+        if recipient is None and to is not None:
+            recipient = next(iter(_children(to, "pobj")), None)
+        subject = next(iter(_children(v, "nsubj", "nsubjpass")), None)
+        if lemma in DELIVERED and "auxpass" not in {c.dep_ for c in v.children}:
+            thing = next(iter(_children(v, "dobj")), None)
+            if thing is None or subject is None or self._personal(thing):
+                return None
+            who = self.party(subject)
+        elif lemma in DELIVERED or (lemma in ARRIVED and (particles & ARRIVAL_PARTICLES or to is not None)):
+            thing = subject  # "the draft was sent", "the list came in", "the deck went out"
+            if thing is None or thing.pos_ not in ("NOUN", "PROPN", "PRON") or self._personal(thing):
+                return None
+            owner = next((c for c in thing.children if c.dep_ == "poss" and c.pos_ == "PROPN"), None)
+            source = preps.get("from") or preps.get("by")
+            giver = next(iter(_children(source, "pobj", "agent")), None) if source is not None else None
+            who = self.party(owner) if owner is not None else (self.party(giver) if giver is not None else "")
+        elif lemma in RECEIVED and "from" in preps and subject is not None:
+            thing = next(iter(_children(v, "dobj")), None)
+            giver = next(iter(_children(preps["from"], "pobj")), None)
+            if thing is None or giver is None:
+                return None
+            who, recipient = self.party(giver), subject
+        else:
+            return None
+        first = min([subject.left_edge.i] if subject is not None else [v.i])
+        clause = self._clause(v)
+        last = max([t.i for t in clause if not t.is_punct] or [v.i])
+        start = self.at(self.tokens[first])
+        end = self.at(self.tokens[last]) + len(self.tokens[last].text)
+        if thing.lower_ in THING_PRONOUNS:  # "... the agreement ..., after I'd sent it twice": all of it
+            start, end = self.sentence.start, self.sentence.start + len(self.sentence.text.rstrip(" .!…"))
+        to_whom = self.party(recipient) if recipient is not None else None
+        return Found("delivery", start, end, who, self.thing(thing), to_whom, language="en")

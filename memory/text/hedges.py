@@ -1,0 +1,198 @@
+"""What a sentence asserts about a value in it: stated, wished, or only tentative.
+
+A value is **tentative** (never a stated fact) when it is said under a condition ("if they
+approve", "wenn", "falls"), as a question, second-hand or half seriously ("apparently", "Per
+mentioned", "half joking", "the email said", "angedeutet"), with a number qualified as being for
+something else ("..., but that's only for test and staging", "but that was a much bigger site") or
+said of another party's comparable thing ("got a 250,000 grant for something similar"), or, read
+from spaCy's parse of its clause (the path from the value to its clause's head, and the verb a
+clause is embedded under): under a modal of possibility ("would", "could", "might", "may",
+"should", "'d"), a hedging word ("maybe", "probably", "perhaps"; "tentative", "provisional",
+"likely" on what it is), a verb or noun of thinking or of ideas ("I think", "toying with the
+idea", "considering", "seems"), or a negation ("not", "n't", "never"). It is a **wish** when its
+clause is someone's wanting ("Per wants to move go-live to ...", "Ilse will bis Ende September
+..."; "they'd like" is tentative already): kept, but not as stated. German sentences have no
+parse: the same cues are read by rules (for the whole sentence; a negation in the value's clause).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from memory.text.dates import word_list
+from memory.text.fact_parse import ParsedSentence, governor, parenthetical
+
+
+class Assertion(StrEnum):
+    STATED = "stated"
+    WISH = "wish"
+    TENTATIVE = "tentative"
+
+
+@dataclass(frozen=True)
+class Reading:
+    assertion: Assertion
+    cue: str = ""  # the words that made it so
+
+
+STATED = Reading(Assertion.STATED)
+
+CONDITIONAL = re.compile(
+    r"\b(?:if|unless|whether|in\s+case|provided\s+that|assuming|wenn|falls|ob|sofern|vorausgesetzt)\b", re.I
+)
+QUESTION = re.compile(r"\?\s*['\"”’)]*\s*$")
+SECOND_HAND = re.compile(
+    r"\b(?:apparently|reportedly|supposedly|allegedly|rumou?rs?|mentioned|heard|joking|kidding|"
+    r"deck|slide|email|e-mail|article|reckons?|hinted|thinking\s+out\s+loud|what-if|"
+    r"angeblich|gerücht\w*|erwähnt|angedeutet|scherz\w*|laut\s+gerücht)\b",
+    re.I,
+)
+# "..., but that's only for the test environments": the number is for something else.
+QUALIFIED = re.compile(
+    r"\b(?:but|though|although|aber|allerdings)\s+(?:that|this|it|those|these|das|dies|der|die)"
+    r"(?:['’]s|\s+is|\s+was|\s+were|\s+are|\s+ist|\s+war|\s+sind|\s+waren)\s+"
+    r"(?:(?:only|just|merely|purely|nur|bloß|lediglich)\b|(?:the|der|die|das)\s+(?:whole|entire|total|"
+    r"ganze|gesamte)\b|(?:a|an|ein|eine)\s+(?:\w+\s+)?(?:bigger|smaller|larger|different|other|separate|"
+    r"größere\w*|kleinere\w*|andere\w*)\b|(?:for|für|before|vor|excluding|without|ohne|not|nicht)\b)",
+    re.I,
+)
+# A number for another party's comparable thing: not this project's.
+COMPARISON = re.compile(
+    r"\b(?:(?:something|somewhat|a|an|very)\s+similar|comparable|theirs|ähnliche[snm]?|vergleichbare[snm]?)\b",
+    re.I,
+)
+# An illustration, not a fact: "for instance, go to channel 25", "let's say it's the 3rd".
+EXAMPLE = re.compile(
+    r"\b(?:for\s+instance|for\s+example|let['’]s\s+say|say\s+we|e\.\s?g\.|zum\s+beispiel|z\.\s?b\.|"
+    r"sagen\s+wir|angenommen)",
+    re.I,
+)
+TENTATIVE_MODALS = frozenset({"would", "could", "might", "may", "should", "'d", "’d", "ought"})
+HEDGE_ADVERBS = frozenset(
+    word_list(
+        """
+    maybe perhaps possibly probably hopefully presumably potentially conceivably theoretically
+    apparently reportedly supposedly allegedly ideally likely unlikely possible potential tentative
+    provisional"""
+    )
+)
+TENTATIVE_LEMMAS = frozenset(
+    word_list(
+        """
+    think guess suppose reckon believe assume expect imagine wonder consider toy doubt hope dream
+    speculate hint propose suggest idea thought option possibility proposal suggestion scenario
+    hypothetical wish-list seem appear"""
+    )
+)
+WISH_LEMMAS = frozenset({"want", "wish", "prefer", "like", "keen", "desire"})
+
+_GERMAN_TENTATIVE = re.compile(
+    r"\b(?:würde\w*|könnte\w*|dürfte\w*|sollte\w*|müsste\w*|hätte\w*|wäre\w*|vielleicht|wahrscheinlich|"
+    r"vermutlich|möglicherweise|eventuell|hoffentlich|ich\s+glaube|ich\s+denke|ich\s+schätze|"
+    r"schätzt|meint|idee|überlegt?|nicht|kein\w*|nie)\b",
+    re.I,
+)
+_GERMAN_WISH = re.compile(r"\b(?:will|willst|wollen|wollte\w*|möchte\w*|wünsch\w*|hätte\s+gern)\b", re.I)
+_ENGLISH_TENTATIVE = re.compile(
+    r"\b(?:would|could|might|may|should|maybe|perhaps|possibly|probably|hopefully|i\s+think|i\s+guess|"
+    r"i\s+suppose|not\s+sure|not|never|n['’]t)\b|\w['’]d\b",
+    re.I,
+)
+_ENGLISH_WISH = re.compile(r"\b(?:wants?|wanted|wanting|wish(?:es)?|prefers?)\b", re.I)
+
+
+def sentence_hedges(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, cue) ranges of a sentence (offsets in `text`) whose values are tentative, whatever
+    the parse says: all of it for a condition or a question, from a second-hand cue to the end, and
+    up to a qualification ("but that's only ..."); all of it for a comparison with something else
+    ("the centre down the coast got 250,000 for something similar") and for an illustration ("for
+    instance", "let's say")."""
+    out: list[tuple[int, int, str]] = []
+    if m := CONDITIONAL.search(text):
+        out.append((0, len(text), m.group(0)))
+    if m := QUESTION.search(text):
+        out.append((0, len(text), "?"))
+    if m := SECOND_HAND.search(text):
+        clause = max((c.end() for c in re.finditer(r"[,;:–—]\s*", text[: m.start()])), default=0)
+        out.append((clause, len(text), m.group(0)))
+    if m := QUALIFIED.search(text):
+        out.append((0, m.start(), m.group(0)))
+    if m := COMPARISON.search(text):
+        out.append((0, len(text), m.group(0)))
+    if m := EXAMPLE.search(text):
+        out.append((0, len(text), m.group(0)))
+    return out
+
+
+def _clause_of(text: str, at: int) -> tuple[int, int]:
+    starts = [0, *(m.end() for m in re.finditer(r"[,;:–—]\s*", text))]
+    a = max(s for s in starts if s <= at)
+    b = min((m.start() for m in re.finditer(r"[,;:–—]", text) if m.start() >= at), default=len(text))
+    return a, b
+
+
+def read_value(sentence: ParsedSentence, start: int, end: int, *, negation_is_value: bool = False) -> Reading:
+    """How the sentence asserts the value at doc offsets [start, end). `negation_is_value`: a "not"
+    is part of the value ("the app is not in scope"), not a hedge."""
+    text = sentence.sentence.text
+    a, b = start - sentence.sentence.start, end - sentence.sentence.start
+    for x, y, cue in sentence_hedges(text):
+        if x <= a and b <= y:
+            return Reading(Assertion.TENTATIVE, cue)
+    if sentence.tokens is None:
+        return _read_by_rules(text, a, b, sentence.language, negation_is_value)
+    anchor = sentence.anchor(start, end)
+    if anchor is None:
+        return _read_by_rules(text, a, b, "en")
+    path = sentence.path(anchor)
+    above = governor(path)
+    if above is not None and parenthetical(above, path[-1]):
+        if above.lemma_.lower() in TENTATIVE_LEMMAS:
+            return Reading(Assertion.TENTATIVE, above.text)  # "..., I think"
+        above = None
+    wish = ""
+    for t in path + ([above] if above is not None else []):
+        lemma = t.lemma_.lower()
+        if lemma in TENTATIVE_LEMMAS:
+            return Reading(Assertion.TENTATIVE, t.text)
+        if lemma in WISH_LEMMAS and t.pos_ in ("VERB", "ADJ"):
+            wish = wish or t.text
+        for child in t.children:
+            word = child.lower_
+            if child.dep_ in ("aux", "auxpass") and child.tag_ == "MD" and word in TENTATIVE_MODALS:
+                return Reading(Assertion.TENTATIVE, child.text)
+            if (child.dep_ == "neg" or (child.dep_ == "det" and word == "no")) and not negation_is_value:
+                return Reading(Assertion.TENTATIVE, child.text)
+            if child.dep_ in ("advmod", "amod", "acomp") and child.lemma_.lower() in HEDGE_ADVERBS:
+                return Reading(Assertion.TENTATIVE, child.text)
+            if child.dep_ in ("nsubj", "nsubjpass"):  # "the idea is ...", "the tentative date is ..."
+                if child.lemma_.lower() in TENTATIVE_LEMMAS:
+                    return Reading(Assertion.TENTATIVE, child.text)
+                for modifier in child.children:
+                    if modifier.dep_ == "amod" and modifier.lemma_.lower() in HEDGE_ADVERBS:
+                        return Reading(Assertion.TENTATIVE, modifier.text)
+    if wish:
+        return Reading(Assertion.WISH, wish)
+    return STATED
+
+
+def _read_by_rules(text: str, a: int, b: int, language: str, negation_is_value: bool = False) -> Reading:
+    if language == "de":
+        x, y = _clause_of(text, a)
+        for m in _GERMAN_TENTATIVE.finditer(text):
+            negation = re.fullmatch(r"(?i)nicht|kein\w*|nie", m.group(0))
+            if negation and negation_is_value:
+                continue
+            if not negation or x <= m.start() < y:  # a negation counts in the value's own clause
+                return Reading(Assertion.TENTATIVE, m.group(0))
+        if wished := _GERMAN_WISH.search(text[x:y]):
+            return Reading(Assertion.WISH, wished.group(0))
+        return STATED
+    x, y = _clause_of(text, a)
+    if hedge := _ENGLISH_TENTATIVE.search(text[x:y]):
+        return Reading(Assertion.TENTATIVE, hedge.group(0))
+    if wished := _ENGLISH_WISH.search(text[x:y]):
+        return Reading(Assertion.WISH, wished.group(0))
+    return STATED

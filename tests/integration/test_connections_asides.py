@@ -1,0 +1,190 @@
+"""Connections by named things and asides by the sentences about another project, on a small real
+library (notes written for these tests, one in German), consolidated by the rules alone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from app.consolidation.service import consolidate, list_connections, list_stretches
+from app.ingest.imports import import_corpus
+from app.library import Library
+from app.paths import DataDir
+from memory.consolidate.stretches import effective_projects
+from memory.store.recordings import find_recording_by_external_id, get_recording
+from tests.conftest import MODELS_DIR, require_models
+from tests.support.consolidation_corpus import write_corpus
+
+pytestmark = pytest.mark.slow  # a library indexed with the embedding model, built once
+
+NOTES = [
+    (
+        "alder:1",
+        "Alder Surgery",
+        "Alder kickoff",
+        "2026-02-02T08:00:00",
+        [
+            "Kickoff at Alder Surgery, notes for the online booking project.",
+            "My contact is Selma Okonkwo, the practice manager, very organised.",
+            "They keep the patient records in Quillmark, and the contract runs to June.",
+            "Okay, Fenwick thing, the bottling line there is fixed, so that is off my list.",
+            "Back to the surgery, the practice runs SAP for finance and the budget is tight.",
+            "I'll be on site at Harlow Ridge on Tuesday for the reception training.",
+            "That's it for today.",
+        ],
+    ),
+    (
+        "fenwick:1",
+        "Fenwick Brewery",
+        "Fenwick canning line",
+        "2026-02-02T17:00:00",
+        [
+            "Fenwick Brewery notes, the new canning line is the big topic.",
+            "The head brewer is Arvid Lindqvist, he runs the canning trial.",
+            "Their stock system is Quillmark as well, so the same vendor again.",
+            "Quick Alder aside, Selma Okonkwo wants the booking demo moved to Friday.",
+            "And she asked for the pricing sheet as well.",
+            "Back to Fenwick, I'll be on site at Harlow Ridge on Tuesday for the canning trial.",
+            "SAP is their finance system too.",
+            "The tasting review is on the 14th of March at ten, and I'll be there in person.",
+        ],
+    ),
+    (
+        "alder:2",
+        "Alder Surgery",
+        "Alder update",
+        "2026-02-16T09:00:00",
+        [
+            "Alder Surgery update, the booking pilot starts next month.",
+            "On the 14th of March at two I present to the partners in person.",
+            "Selma says the Quillmark export works now.",
+        ],
+    ),
+    (
+        "brandt:1",
+        "Brandt Spedition",
+        "Brandt Termin",
+        "2026-02-20T08:00:00",
+        [
+            "Notizen zum Termin bei der Spedition Brandt in Lübeck, es ging um das neue Lager.",
+            "Mein Ansprechpartner ist Henrik Albers, der IT-Leiter, ein ruhiger Typ.",
+            "Die Geschäftsführung will bis Ende März eine Entscheidung.",
+            "Kurz zu Fenwick, Arvid Lindqvist hat den Termin für die Abfüllung bestätigt.",
+            "Zurück zu Brandt, das Budget liegt bei 90.000 Euro.",
+            "Henrik schickt uns die Daten bis Freitag.",
+        ],
+    ),
+    (
+        "alder:3",
+        "Alder Surgery",
+        "Alder reminders",
+        "2026-02-25T09:00:00",
+        [
+            "Alder Surgery, the text reminders are the topic today.",
+            "Selma wants the reminders to go out two days before each appointment.",
+            "Oh, Brandt, Henrik Albers rang, the warehouse budget went up to 95.000 euros.",
+            "And Henrik still owes us the stock data, now he says next week.",
+            "Right, back to Alder, the reminder wording needs the partners' sign-off.",
+            "Okay, done.",
+        ],
+    ),
+    (
+        "fenwick:2",
+        "Fenwick Brewery",
+        "Fenwick tours",
+        "2026-02-26T09:00:00",
+        [
+            "Fenwick update from the taproom, short one.",
+            "The online booking for the brewery tours goes live next month, with text reminders.",
+            "The booking pilot and the reminders need the same careful testing as any booking project.",
+            "That's the update.",
+        ],
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    require_models()
+    root = tmp_path_factory.mktemp("asides-library")
+    library = Library(DataDir(root, MODELS_DIR))
+    assert {r.status for r in import_corpus(library, write_corpus(root / "notes.jsonl", NOTES))} == {
+        "imported"
+    }
+    consolidate(library, use_model=False)
+    yield library
+    library.close()
+
+
+def _rid(library: Library, external_id: str) -> int:
+    found = find_recording_by_external_id(library.store, external_id)
+    assert found is not None
+    return found.id
+
+
+def _asides(library: Library, external_id: str) -> list[tuple[int, int, str]]:
+    return [
+        (s.first_idx, s.last_idx, s.project)
+        for s in list_stretches(library, recording_id=_rid(library, external_id))
+    ]
+
+
+def test_an_aside_is_the_sentences_about_the_other_project(library: Library) -> None:
+    # announced ("Quick Alder aside"), going on with "she" until "Back to Fenwick"
+    assert _asides(library, "fenwick:1") == [(3, 4, "Alder Surgery")]
+
+
+def test_an_aside_about_a_project_with_no_notes_yet_is_found_by_its_name(library: Library) -> None:
+    assert _asides(library, "alder:1") == [(3, 3, "Fenwick Brewery")]
+
+
+def test_an_english_note_has_asides_about_a_german_project_announced_by_its_name(library: Library) -> None:
+    # no cue word: the project named first, its person known from its (German) note, "he" going on
+    assert _asides(library, "alder:3") == [(2, 3, "Brandt Spedition")]
+
+
+def test_words_typical_of_another_project_are_no_aside(library: Library) -> None:
+    assert _asides(library, "fenwick:2") == []  # bookings and reminders, but nothing of Alder named
+
+
+def test_a_german_note_has_asides_about_the_people_of_an_english_project(library: Library) -> None:
+    assert _asides(library, "brandt:1") == [(3, 3, "Fenwick Brewery")]
+
+
+def test_until_assigned_an_aside_stays_in_the_notes_project(library: Library) -> None:
+    rid = _rid(library, "fenwick:1")
+    own = get_recording(library.store, rid).project_id
+    assert set(effective_projects(library.store, rid, own, range(8)).values()) == {own}
+
+
+def test_a_passage_in_an_aside_connects_nothing(library: Library) -> None:
+    shared = [c.shared.lower() for c in list_connections(library)]
+    assert not [s for s in shared if "selma" in s or "arvid" in s]
+
+
+def test_connections_share_a_named_thing_and_say_only_what_they_know(library: Library) -> None:
+    found = list_connections(library)
+    quillmark = [c for c in found if "quillmark" in c.shared.lower()]
+    assert len(quillmark) == 1  # once per thing and pair of projects
+    ridge = [c for c in found if "harlow ridge" in c.shared.lower()]
+    assert ridge and all(c.kind != "person" for c in ridge)  # a place is no person
+
+
+def test_no_connection_through_a_common_word_or_a_weekday_alone(library: Library) -> None:
+    found = list_connections(library)
+    assert not [c for c in found if "sap" in c.shared.lower().split(", ")]
+    assert not [c for c in found if "tuesday" in c.shared.lower()]
+
+
+def test_the_same_day_said_with_its_date_and_a_time_is_a_calendar_clash(library: Library) -> None:
+    clashes = [c for c in list_connections(library) if c.kind == "calendar_clash"]
+    assert len(clashes) == 1 and all("14th of March" in q for q in (clashes[0].a.quote, clashes[0].b.quote))
+
+
+def test_a_given_name_is_resolved_within_a_german_note(library: Library) -> None:
+    rows = library.store.rows(
+        "SELECT text, value FROM entities WHERE recording_id = ? AND text = 'Henrik'",
+        (_rid(library, "brandt:1"),),
+    )
+    assert rows and {v for _, v in rows} == {"henrik albers"}

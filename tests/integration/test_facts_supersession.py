@@ -1,0 +1,146 @@
+"""Supersession by meaning, end to end: notes written for this test (not from the evaluation sets),
+imported through the normal path and consolidated with the rules (no chat model). A later fact
+supersedes an earlier one about the same thing of the same kind of value, however the value is
+said (words, "380k", "next Thursday", German); saying the same value again is a restatement; an
+aside in another project's note is filed there but supersedes the facts of the project it is
+about; hedged sentences give no stated fact."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+from app.consolidation.service import consolidate
+from app.ingest.imports import import_corpus
+from app.library import Library
+from app.paths import DataDir
+from memory.consolidate.fact_store import list_facts
+from memory.consolidate.facts import Fact
+from memory.store.projects import get_project
+from tests.conftest import MODELS_DIR, require_models
+from tests.support.consolidation_corpus import write_corpus
+
+pytestmark = pytest.mark.slow  # a library indexed with the embedding model, built once
+
+NOTES = [
+    ("orchard:1", "orchard-clinic", "Orchard kickoff", "2026-02-02T09:00:00", [
+        "Kickoff at Orchard Clinic, the new patient portal is the topic.",
+        "The licence budget for the portal is four hundred and twenty thousand pounds.",
+        "The data freeze is on Friday the 20th of March.",
+        "Our contact for the migration is Hannah Lowe.",
+        "We'll use Quillpoint for the reminder texts.",
+        "The training budget is fifteen thousand pounds.",
+        "If the trust approves it, phase two would get another 90,000 pounds.",
+        "I think the go-live could be the 4th of May.",
+        "The deposit was 20,000 pounds, but that's only for the first site.",
+        "Is the vendor demo on the 12th of February?",
+        "The pilot is not on the 9th of March, nobody agreed to that.",
+    ]),
+    ("falkenberg:1", "falkenberg-logistik", "Falkenberg Auftakt", "2026-02-05T10:00:00", [
+        "Notizen zum Auftakt bei Falkenberg Logistik.",
+        "Das Budget für die Schulungen liegt bei 45.000 Euro.",
+        "Der Go-live ist am dritten Juni geplant.",
+        "Die Abnahme ist am zwanzigsten Februar.",
+        "Vielleicht kostet die Lizenz noch einmal 30.000 Euro.",
+    ]),
+    ("falkenberg:2", "falkenberg-logistik", "Falkenberg Update", "2026-03-02T10:00:00", [
+        "Kurzes Update zu Falkenberg.",
+        "Das Budget für die Schulungen liegt jetzt bei zweiundfünfzigtausend Euro.",
+        "Der Go-live bleibt am 03.06.2026.",
+        "Die Abnahme ist jetzt Ende nächster Woche.",
+    ]),
+    ("orchard:2", "orchard-clinic", "Orchard update", "2026-03-10T10:00:00", [
+        "Quick update on the portal.",
+        "The licence budget has been cut to 380k.",
+        "The data freeze has moved to next Thursday.",
+        "We're switching the reminder texts from Quillpoint to Notifyly.",
+        "Our contact for the migration is still Hannah Lowe.",
+        "The training budget is still 15k, same as before.",
+    ]),
+    ("kestrel:1", "kestrel-freight", "Kestrel routing", "2026-03-12T15:00:00", [
+        "Kestrel Freight notes, the routing pilot starts in April.",
+        "Oh, Orchard thing, the licence budget is now four hundred and fifty thousand pounds after all.",
+        "Back to Kestrel, the depot count is eleven.",
+    ]),
+]  # fmt: skip
+
+
+@dataclass
+class Consolidated:
+    facts: list[Fact]  # every fact, restatements too
+    about_orchard: set[int]  # the ids `list_facts` gives for the Orchard project
+
+    def one(self, value: str) -> Fact:
+        [found] = self.all(value)
+        return found
+
+    def all(self, value: str) -> list[Fact]:
+        return sorted((f for f in self.facts if f.value == value), key=lambda f: f.spoken_at)
+
+
+@pytest.fixture(scope="module")
+def notes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Consolidated]:
+    require_models()
+    root = tmp_path_factory.mktemp("facts-library")
+    library = Library(DataDir(root, MODELS_DIR))
+    assert {r.status for r in import_corpus(library, write_corpus(root / "notes.jsonl", NOTES))} == {
+        "imported"
+    }
+    consolidate(library, use_model=False)
+    orchard = get_project(library.store, "orchard-clinic")
+    yield Consolidated(
+        list_facts(library.store, include_restatements=True),
+        {f.id for f in list_facts(library.store, project_id=orchard.id)},
+    )
+    library.close()
+
+
+def test_an_amount_said_in_words_is_superseded_by_one_said_as_shorthand(notes: Consolidated) -> None:
+    words, shorthand = notes.one("four hundred and twenty thousand pounds"), notes.one("380k")
+    assert (words.value_kind, words.value_norm) == ("amount", "420000 GBP")
+    assert shorthand.value_norm == "380000" and shorthand.changed
+    assert words.superseded_by == shorthand.id and words.valid_until == shorthand.spoken_at
+
+
+def test_a_date_said_relatively_supersedes_the_earlier_date(notes: Consolidated) -> None:
+    old, new = notes.one("Friday the 20th of March"), notes.one("next Thursday")
+    assert new.value_norm == "2026-03-19"  # the Thursday of the week after the Tuesday it was said
+    assert old.superseded_by == new.id
+    old, new = notes.one("am zwanzigsten Februar"), notes.one("Ende nächster Woche")
+    assert (old.value_norm, new.value_norm) == ("2026-02-20", "2026-03-13")  # said on Monday 2 March
+    assert old.superseded_by == new.id
+
+
+def test_a_tool_switched_from_one_to_another(notes: Consolidated) -> None:
+    assert notes.one("Quillpoint").superseded_by == notes.one("Notifyly").id
+
+
+def test_a_german_change_supersedes_and_a_german_stay_restates(notes: Consolidated) -> None:
+    old, new = notes.one("45.000 Euro"), notes.one("zweiundfünfzigtausend Euro")
+    assert new.value_norm == "52000 EUR" and old.superseded_by == new.id
+    first, again = notes.one("am dritten Juni"), notes.one("03.06.2026")
+    assert first.value_norm == again.value_norm == "2026-06-03"
+    assert again.restates == first.id and first.superseded_by is None
+
+
+def test_saying_the_same_value_again_is_a_restatement(notes: Consolidated) -> None:
+    first, again = notes.all("Hannah Lowe")
+    assert again.restates == first.id and first.superseded_by is None and first.current
+    budget, same = notes.one("fifteen thousand pounds"), notes.one("15k")  # the same, said differently
+    assert same.restates == budget.id and budget.superseded_by is None and budget.current
+    # the training budget never took part in the licence budget's changes
+    assert budget.id not in {f.superseded_by for f in notes.facts}
+
+
+def test_an_aside_in_another_projects_note_supersedes_by_subject(notes: Consolidated) -> None:
+    aside = notes.one("four hundred and fifty thousand pounds")
+    assert aside.project == "kestrel-freight" and aside.subject == "orchard-clinic"  # filed there, about this
+    assert notes.one("380k").superseded_by == aside.id
+    assert aside.id in notes.about_orchard  # listed with the project it is about
+
+
+def test_hedged_sentences_give_no_stated_fact(notes: Consolidated) -> None:
+    hedged = ("If the trust", "I think", "but that's only", "vendor demo", "not on the 9th", "Vielleicht")
+    assert [f.quote for f in notes.facts if f.kind == "stated" and any(h in f.quote for h in hedged)] == []

@@ -1,0 +1,95 @@
+"""What is not asserted never becomes a stated fact: conditions, modals and tentative ideas,
+negations, questions, second-hand remarks, numbers qualified as being for something else; a wish
+is kept, not as stated. Read by spaCy's parse (English) or by rules (German). Sentences written for
+these tests, not taken from the evaluation sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.consolidate.corrections import find_corrections
+from memory.consolidate.facts import FactIn, rule_facts
+from memory.store.ids import RecordingId
+from memory.store.recordings import Segment
+from memory.text.doc import Doc
+from memory.text.entities import doc_entities
+from memory.text.quotes import ClaimKind
+
+
+def facts_of(*texts: str, spoken_at: str = "2026-02-10T09:30:00") -> list[FactIn]:
+    segments = [
+        Segment(i + 1, RecordingId(1), i, None, i * 5.0, i * 5.0 + 4.5, None, t, t, False)
+        for i, t in enumerate(texts)
+    ]
+    doc = Doc(segments, spoken_at)
+    return rule_facts(
+        doc, doc_entities(doc), find_corrections(doc), [1] * len(segments), {1: "orchard-clinic"}
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If procurement signs off, the pilot starts on the 4th of May.",
+        "We could stretch the licence budget to 95,000 pounds.",
+        "The kickoff is probably on Monday the 9th of March.",
+        "I think the hosting costs about 12,000 euros a year.",
+        "The workshop isn't on the 3rd of June, whatever the invite says.",
+        "Is the vendor demo on the 12th of February?",
+        "I'm toying with the idea of charging 8k for the audit.",
+        "The deposit was 20,000 pounds, but that's only for the first site.",
+        "Their old platform cost 1.4 million, but that was a much bigger trust.",
+        "Dana mentioned that the council got 300,000 pounds for a similar portal.",
+        "Dana would like to open a second office in Leeds by September.",
+        "Vielleicht kostet die Lizenz noch einmal 30.000 Euro.",
+        "Wenn der Vorstand zustimmt, starten wir am 1. Juni.",
+        "Die Schulung ist nicht am dritten April.",
+        "The tentative go-live is the 3rd of June.",
+        "The hospice up the road paid 140,000 pounds for something similar.",
+        "It seems the go-live moves to the 3rd of June.",
+    ],
+)
+def test_what_is_not_asserted_is_never_a_stated_fact(text: str) -> None:
+    assert [f.value for f in facts_of(text) if f.kind == ClaimKind.STATED] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("The go-live is on Thursday the 7th of May.", "Thursday the 7th of May"),
+        ("The licence budget is ninety-five thousand pounds.", "ninety-five thousand pounds"),
+        ("Das Budget für die Schulungen liegt bei 45.000 Euro.", "45.000 Euro"),
+        ("The deposit was 20,000 pounds, and that's the date the board wants.", "20,000 pounds"),
+    ],
+)
+def test_plain_statements_are_stated(text: str, value: str) -> None:
+    assert value in [f.value for f in facts_of(text) if f.kind == ClaimKind.STATED]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "They cut the licence budget by 10,000 pounds.",
+        "We need an extra 20,000 pounds for hardware.",
+        "Der Preis wurde um 5.000 Euro erhöht.",
+    ],
+)
+def test_how_much_something_changed_is_not_its_value(text: str) -> None:
+    assert facts_of(text) == []
+
+
+def test_a_wish_is_kept_but_not_as_stated() -> None:
+    [fact] = [f for f in facts_of("Hannah wants to move the training to Monday the 16th of March.")]
+    assert fact.value == "Monday the 16th of March" and fact.kind == ClaimKind.INFERRED
+    assert fact.changed  # said as a change: it may supersede an earlier training date
+
+
+def test_a_clause_of_its_own_is_read_on_its_own() -> None:
+    # the negation and the modal belong to other clauses than the values
+    found = facts_of(
+        "The list came in on Friday, it's forty-one interfaces, which I wouldn't really call interfaces."
+    )
+    stated = {f.value: f for f in found if f.kind == ClaimKind.STATED}
+    assert stated["forty-one"].value_kind == "count" and stated["forty-one"].value_norm.startswith(
+        "41 interfac"
+    )

@@ -1,0 +1,100 @@
+"""Values of facts as said: number words (text2num, English and German), shorthand and separators,
+currencies and rates; dates resolved against when the note was spoken, with the forms dateparser
+does not read (quarters, parts of a month, German weeks). Sentences written for these tests."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from memory.text.dates import DateResolver, date_interval, fact_dates
+from memory.text.numbers import find_quantities
+
+TUESDAY = datetime(2026, 2, 10, 9, 30)  # a Tuesday
+
+
+def norms(text: str, language: str = "en") -> list[str]:
+    return [q.norm() for q in find_quantities(text, language)]
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "expected"),
+    [
+        ("The licence pot is four hundred and twenty thousand pounds.", "en", "420000 GBP"),
+        ("They asked for two thousand six hundred euros a month for hosting.", "en", "2600 EUR per month"),
+        ("The quote came back at 380k.", "en", "380000"),
+        ("We invoiced 2,750 dollars per seat per year.", "en", "2750 USD per seat per year"),
+        ("Their bid was 275.000 Euro, which surprised everyone.", "en", "275000 EUR"),
+        ("The grant is about 3.5 million euros.", "en", "3500000 EUR"),
+        ("Sie verlangen vierhundertsechzig Euro pro Monat.", "de", "460 EUR per month"),
+        ("Das Angebot liegt bei 1.250.000 Euro.", "de", "1250000 EUR"),
+        ("Die Lizenz kostet 1,5 Mio Euro.", "de", "1500000 EUR"),
+        ("Dazu kommen zweitausendfünfhundert Euro für Schulungen.", "de", "2500 EUR"),
+        ("Dazu kommen noch siebeneinhalbtausend Stellplätze.", "de", "7500"),
+        ("The budget is holding at six eighty, she says.", "en", "680"),
+        ("About fourteen percent of the invoices bounced.", "en", "14%"),
+    ],
+)
+def test_numbers_are_read_however_they_are_said(text: str, language: str, expected: str) -> None:
+    assert expected in norms(text, language)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We meet at two, by phone.",  # a time
+        "The call is at six fifty tomorrow.",  # a time, not 650
+        "Das Treffen ist um zehn Uhr.",  # a time
+        "Version 4.2 fixes the export.",  # an identifier
+        "Phase 3 starts later.",  # an identifier
+        "The review is on the 3rd.",  # a date's day
+    ],
+)
+def test_times_identifiers_and_days_are_not_quantities(text: str) -> None:
+    language = "de" if " ist " in text else "en"
+    assert norms(text, language) == []
+
+
+def test_a_quantity_points_at_the_raw_words() -> None:
+    text = "Rollout costs came to nine hundred and ten thousand euros, in the end."
+    [q] = find_quantities(text, "en")
+    assert text[q.start : q.end] == q.text == "nine hundred and ten thousand euros"
+    assert q.words and q.value == 910000 and q.currency == "EUR"
+
+
+def dates(text: str, language: str = "en", when: datetime = TUESDAY) -> list[tuple[str, str]]:
+    return [(e.text, e.value) for e in fact_dates(text, DateResolver(when), language) if e.kind == "date"]
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "said", "value"),
+    [
+        ("The cutover is on the second of March.", "en", "the second of March", "2026-03-02"),
+        ("We sign by the end of Q2.", "en", "the end of Q2", "2026-06"),
+        ("The pilot opens at the start of Q3.", "en", "the start of Q3", "2026-07"),
+        ("Acceptance is planned for mid-November.", "en", "mid-November", "2026-11"),
+        ("Die Abnahme ist Mitte November.", "de", "Mitte November", "2026-11"),
+        ("Die Schulung ist am dritten April.", "de", "am dritten April", "2026-04-03"),
+        ("Das Angebot kommt Ende nächster Woche.", "de", "Ende nächster Woche", "2026-02-20"),
+        ("Der Umzug ist am 14.05.2026 geplant.", "de", "14.05.2026", "2026-05-14"),
+        ("We sign on 3 Mar 2027, all being well.", "en", "3 Mar 2027", "2027-03-03"),
+        ("The review is next Thursday.", "en", "next Thursday", "2026-02-19"),
+        ("Send it by the 21st, please.", "en", "the 21st", "2026-02-21"),
+    ],
+)
+def test_dates_resolve_against_when_the_note_was_spoken(
+    text: str, language: str, said: str, value: str
+) -> None:
+    assert (said, value) in dates(text, language)
+
+
+def test_an_ordinal_of_something_else_is_not_a_day() -> None:
+    assert dates("Interviews run in the second week of May.") == []
+    assert dates("We need the first two sites live.") == []
+
+
+def test_a_date_value_covers_its_days() -> None:
+    assert date_interval("2026-09") == ("2026-09-01", "2026-09-30")
+    assert date_interval("2026-Q3") == ("2026-07-01", "2026-09-30")
+    assert date_interval("2026-06-11T10:00") == ("2026-06-11", "2026-06-11")
