@@ -7,12 +7,16 @@ BIN := $(VENV)/bin
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 PYTEST_ARGS ?=
 
-.PHONY: run test install system-deps models lint typecheck pytest bench bench-quick screenshots package clean
+.PHONY: run test test-fast install system-deps models lint typecheck pytest bench bench-quick screenshots package clean
 
 run: install
 	@$(BIN)/python -m ui.launch
 
 test: install lint typecheck pytest
+
+# While working (after one `make install`): lint and the tests not marked slow (no processes, real models or audio).
+test-fast: $(VENV)/.installed lint
+	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 
 install: system-deps $(VENV)/.installed models
 

@@ -1,4 +1,12 @@
-"""Every test gets its own library folder; the provisioned models are shared (read-only)."""
+"""What every test area shares: each test gets its own library folder (data_dir, library), the
+provisioned models are shared read-only, an in-memory store, the session's virtual microphone, and
+the checks that fail (models, tools) or skip (evaluation sets) cleanly.
+
+Areas, each with its own conftest.py saying what it may use: unit/ (in memory, pure), integration/
+(real files, models, audio, CLI processes), faults/ (kills, full disks, bad folders, hostile input),
+ui/ (pytest-qt, offscreen). Tests that start a process, load a real model or run real audio, and
+the few that take over a second of CPU, are marked `slow`; `make test-fast` runs the rest.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +14,10 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from hypothesis import settings
 
 # Resolve the shared models folder from the caller's environment before tests change it:
 # `make test` provisions the shipped models there once.
@@ -17,7 +27,15 @@ MODELS_DIR = DataDir.resolve().models_dir
 EVAL_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "eval"
 REPO = Path(__file__).resolve().parents[1]
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # ui/ and the bundle test in integration/
+
+# Property tests assert what happens, never how long an example takes: no per-example deadline
+# (Hypothesis's default fails an example slower than 200 ms, which a busy machine makes flaky).
+settings.register_profile("verbatim", deadline=None)
+settings.load_profile("verbatim")
+
+if TYPE_CHECKING:
+    from tests.support.audio_helpers import VirtualMicrophone
 
 
 @pytest.fixture(autouse=True)
@@ -50,6 +68,16 @@ def store():  # type: ignore[no-untyped-def]
     s = Store(":memory:")
     yield s
     s.close()
+
+
+@pytest.fixture(scope="session")
+def virtual_microphone(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VirtualMicrophone]:
+    """A private PulseAudio server whose default input hears what `.play()` plays (recording tests in
+    integration/, faults/ and ui/); started once, on first use."""
+    from tests.support.audio_helpers import virtual_microphone_server
+
+    with virtual_microphone_server(tmp_path_factory.mktemp("pulse")) as microphone:
+        yield microphone
 
 
 def eval_set(name: str) -> Path:

@@ -87,6 +87,7 @@ def test_the_cli_reports_every_damaged_file_and_exits_1(hostile_audio: dict[str,
     assert run("projects", "list", "--json").json() == {"projects": []}  # no empty project left
 
 
+@pytest.mark.slow
 def test_a_refused_file_does_not_create_the_project_it_was_meant_for(
     library: Library, tmp_path: Path
 ) -> None:
@@ -147,6 +148,7 @@ def _options():  # type: ignore[no-untyped-def]
 TRANSCRIBED = ("quiet", "nan")  # each costs a transcription; the others only import
 
 
+@pytest.mark.slow
 def test_silence_and_extreme_samples_are_transcribed_to_nothing(library: Library, tmp_path: Path) -> None:
     """Silence, NaN, infinite and huge samples, one sample, eight channels, 1 Hz and 384 kHz are
     imported; the most hostile of them are transcribed for real, to no words and not to a failure."""
@@ -201,6 +203,7 @@ def test_broken_transcripts_are_refused_with_a_reason(library: Library, tmp_path
         assert dump_store(library.store) == before, name
 
 
+@pytest.mark.slow
 def test_odd_but_sound_transcripts_keep_every_word(library: Library, tmp_path: Path) -> None:
     good = good_odd_transcripts(tmp_path / "good")
     for name, (path, phrase) in good.items():
@@ -210,6 +213,7 @@ def test_odd_but_sound_transcripts_keep_every_word(library: Library, tmp_path: P
         assert phrase in texts, (name, texts)
 
 
+@pytest.mark.slow
 def test_a_ten_megabyte_line_imports_and_stays_searchable(library: Library, tmp_path: Path) -> None:
     words = huge_line(tmp_path / "huge-words.txt", 10)
     blob = huge_line(tmp_path / "huge-blob.md", 10, spaces=False)
@@ -263,6 +267,7 @@ def test_a_hand_edited_settings_file_never_locks_the_user_out(
     assert [(w.path, w.project) for w in settings.watched_folders] in ([], [("/notes", "Atlas")])
 
 
+@pytest.mark.slow
 def test_file_names_that_are_not_utf8_import_and_print(library: Library, tmp_path: Path) -> None:
     """A Latin-1 name from an old archive reaches Python as a lone surrogate: nothing may store or
     print it as is. The watcher, the import and a terminal in strict UTF-8 all take it."""
@@ -293,6 +298,7 @@ def test_file_names_that_are_not_utf8_import_and_print(library: Library, tmp_pat
     assert watched.code == 0 and watched.out.count("duplicate") == 2, watched
 
 
+@pytest.mark.slow
 def test_a_note_full_of_impossible_dates_consolidates(library: Library, tmp_path: Path) -> None:
     note = tmp_path / "dates.txt"
     note.write_text(

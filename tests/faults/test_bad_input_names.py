@@ -31,6 +31,7 @@ def _visible(name: str) -> bool:
     return all(unicodedata.category(ch)[0] != "C" or ch in "\u200c\u200d" for ch in name)
 
 
+@pytest.mark.slow  # a CLI command and a whole-store dump per hostile name: about 2 s of CPU
 def test_hostile_project_names_are_plain_text_or_refused(library: Library) -> None:
     tables = set(dump_store(library.store))
     accepted: dict[str, str] = {}
@@ -57,6 +58,7 @@ def test_hostile_project_names_are_plain_text_or_refused(library: Library) -> No
     assert run("projects", "list", "--json").json()["projects"][0]["name"] != "'; DROP TABLE projects; --"
 
 
+@pytest.mark.slow  # a CLI command and a whole-store dump per hostile name: about 2 s of CPU
 def test_renaming_to_hostile_names_and_back(library: Library) -> None:
     assert run("projects", "add", "Atlas").code == 0
     current = "Atlas"
@@ -82,6 +84,7 @@ def test_settings_of_a_project_take_hostile_text_as_text(library: Library) -> No
         assert dump_store(library.store) == before
 
 
+@pytest.mark.slow
 def test_a_path_in_a_project_name_never_becomes_a_path(tmp_path: Path) -> None:
     folder = tmp_path / "in"
     folder.mkdir()
@@ -109,6 +112,7 @@ def notes(library: Library, tmp_path: Path) -> Library:
     return library
 
 
+@pytest.mark.slow
 def test_hostile_queries_search_for_words_and_change_nothing(notes: Library) -> None:
     before = dump_store(notes.store)
     answered = 0
@@ -125,6 +129,7 @@ def test_hostile_queries_search_for_words_and_change_nothing(notes: Library) -> 
     assert answered >= len(HOSTILE_QUERIES) - 3
 
 
+@pytest.mark.slow
 def test_hostile_questions_are_answered_from_the_notes_or_refused(notes: Library) -> None:
     before = dump_store(notes.store)
     for question in ['"', "NEAR(", "", " ", "\x00", "caf\udce9", "x" * 100_000, "the of and is", "-budget"]:
@@ -137,6 +142,7 @@ def test_hostile_questions_are_answered_from_the_notes_or_refused(notes: Library
     assert dump_store(notes.store) == before
 
 
+@pytest.mark.slow
 def test_the_app_functions_take_the_same_hostile_text(notes: Library) -> None:
     """Hybrid search and ask, with the embedding model loaded once (the CLI loads it per call)."""
     before = dump_store(notes.store)
@@ -170,6 +176,7 @@ SEARCH_OPTIONS = [
 ]
 
 
+@pytest.mark.slow
 def test_hostile_search_options_are_refused_with_a_message(notes: Library) -> None:
     before = dump_store(notes.store)
     for options in SEARCH_OPTIONS:
@@ -179,6 +186,7 @@ def test_hostile_search_options_are_refused_with_a_message(notes: Library) -> No
     assert dump_store(notes.store) == before
 
 
+@pytest.mark.slow
 def test_hostile_ask_options_are_refused_with_a_message(notes: Library) -> None:
     for options in (["--as-of", "0001-01-01T00:00:00+14:00"], ["--project", "nope"], ["--as-of", "soon"]):
         result = run("ask", "--no-llm", "budget?", *options)
@@ -209,6 +217,7 @@ HOSTILE_COMMANDS = [
 ]
 
 
+@pytest.mark.slow
 def test_hostile_ids_and_options_of_every_command_are_refused(notes: Library) -> None:
     before = dump_store(notes.store)
     for args in HOSTILE_COMMANDS:
@@ -218,6 +227,7 @@ def test_hostile_ids_and_options_of_every_command_are_refused(notes: Library) ->
     assert dump_store(notes.store) == before
 
 
+@pytest.mark.slow
 def test_an_export_of_a_project_named_like_a_path_stays_in_its_folder(tmp_path: Path) -> None:
     note = tmp_path / "note.txt"
     note.write_text("The budget for the workshop is fine.")
@@ -230,6 +240,7 @@ def test_an_export_of_a_project_named_like_a_path_stays_in_its_folder(tmp_path: 
     assert not (tmp_path.parent / "escaped").exists()
 
 
+@pytest.mark.slow
 def test_hostile_edits_are_versions_beside_the_raw_words(notes: Library) -> None:
     from app.edits import edit_history, save_edit
     from memory.store.recordings import list_recordings, list_segments

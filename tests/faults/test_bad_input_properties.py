@@ -110,6 +110,7 @@ def test_any_bytes_are_a_transcript_or_a_clear_refusal(scratch: Path, data: byte
 
 @FEW
 @given(data=encoded, suffix=st.sampled_from([".txt", ".md", ".vtt", ".srt"]))
+@pytest.mark.slow
 def test_a_refused_transcript_import_leaves_the_store_as_it_was(
     library: Library, scratch: Path, data: bytes, suffix: str
 ) -> None:
@@ -233,6 +234,7 @@ def test_any_json_lines_are_a_corpus_or_a_refusal_naming_the_line(scratch: Path,
         assert normalise_time(item.spoken_at) == item.spoken_at
 
 
+@pytest.mark.slow  # the corpora that are not refused are indexed with the embedding model
 @FEW
 @given(lines=st.lists(record_like, min_size=1, max_size=3))
 def test_a_refused_corpus_import_leaves_the_store_as_it_was(
@@ -359,6 +361,7 @@ DATE_PIECES = [
 sentence_text = st.lists(st.sampled_from(DATE_PIECES) | st.text(max_size=6), max_size=12).map(" ".join)
 
 
+@pytest.mark.slow  # 100 sentences through the date parser: about 3 s of CPU
 @PROPERTY
 @given(text=sentence_text, spoken_at=st.datetimes())
 def test_dates_in_any_sentence_resolve_or_are_left_alone(text: str, spoken_at: datetime) -> None:

@@ -7,12 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from app.consistency import library_problems
 from app.ingest.imports import import_files
 from app.library import Library
 from tests.support.audio_helpers import encode, silence
 from tests.support.cli import run
+
+pytestmark = pytest.mark.slow  # each test imports a note (embedding model) and audio
 
 NOTE = "The lantern budget is far too small.\nCall the glacier museum about insurance.\n"
 

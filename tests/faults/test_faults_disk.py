@@ -17,9 +17,10 @@ from tests.support.audio_helpers import (
     encode,
     silence,
     speech_file,
-    virtual_microphone_fixture,  # noqa: F401
 )
 from tests.support.fault_helpers import assert_consistent, fill_disk, run_cli, small_disk
+
+pytestmark = pytest.mark.slow  # the CLI in child processes, real audio
 
 
 @pytest.mark.audio

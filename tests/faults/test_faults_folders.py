@@ -32,6 +32,8 @@ from tests.support.fault_helpers import (
 )
 from ui.launch import main as launch
 
+pytestmark = pytest.mark.slow  # the CLI and drivers in child processes, espeak-ng speech
+
 NOTE = "The lantern budget is far too small.\nCall the glacier museum about insurance.\n"
 
 
@@ -98,7 +100,7 @@ from app.project_service import add_project
 library = Library.open()  # held open: the kill finds the change still in the WAL
 add_project(library, "Late")
 print("added", flush=True)
-time.sleep(120)
+time.sleep(120)  # parked here until the test kills it
 """
 
 
@@ -129,7 +131,7 @@ from app.ingest import transcription
 from app.instance_lock import InstanceLock
 lock = InstanceLock(__import__("pathlib").Path(sys.argv[1]), "the Verbatim app").acquire()
 print("locked", flush=True)
-time.sleep(120)
+time.sleep(120)  # parked here, holding the lock, until the test kills it
 """
 
 

@@ -13,13 +13,12 @@ import re
 import shutil
 import stat
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
+import apsw
 import numpy as np
 import pytest
 
-from app.ingest import transcription
 from app.ingest.imports import import_files
 from app.ingest.recording_session import recover_at_start
 from app.instance_lock import InstanceLock
@@ -28,6 +27,7 @@ from app.project_service import add_project, set_project_options
 from capture.transcripts import read_transcript
 from memory.store import recordings
 from memory.store.store import Store, migration_files
+from models.catalogue import SHIPPED, Role
 from tests.conftest import require_models
 from tests.support.audio_helpers import (
     VirtualMicrophone,
@@ -35,7 +35,6 @@ from tests.support.audio_helpers import (
     pcm16k,
     silence,
     speak,
-    virtual_microphone_fixture,  # noqa: F401
 )
 from tests.support.consolidation_corpus import write_corpus
 from tests.support.fault_helpers import (
@@ -45,8 +44,10 @@ from tests.support.fault_helpers import (
     run_cli,
     start_cli,
     start_driver,
-    wait_until,
 )
+from tests.support.waiting import wait_until
+
+pytestmark = pytest.mark.slow  # child processes killed -9 mid-way, real models and audio
 
 # Each sentence has one word that is said only there: a duplicated segment shows as a count of 2.
 SENTENCES = [
@@ -57,12 +58,6 @@ SENTENCES = [
     ("Fifth, Tom will bring a compass and maps for the walking tour.", "compass"),
     ("Finally, the garden project is waiting for the city council.", "garden"),
 ]
-
-
-@pytest.fixture(autouse=True)
-def _no_leftover_workers() -> Iterator[None]:
-    yield
-    transcription.shutdown_workers()
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +100,10 @@ def test_kill_9_of_verbatim_record_loses_at_most_two_seconds(
         speak("The workshop is on Monday, oh wait, I actually meant Tuesday.", tmp_path / "s.wav"), wait=False
     )
     player.wait(30)
-    time.sleep(0.5)
+    # Half a second more audio on disk than when the sentence ended: the recorder syncs every 0.5 s,
+    # so by then the sentence's end is on disk too.
+    target = pcm.stat().st_size + 2 * int(0.5 * rate)  # half a second more of 16-bit mono
+    wait_until(lambda: pcm.stat().st_size >= target, "the sentence's end on disk", process=recorder)
     recorded_for = already + time.monotonic() - started
     kill_9(recorder)
     [rec] = recordings.list_recordings(library.store)
@@ -132,7 +130,7 @@ place = imports.place
 def place_then_wait(*args, **kwargs):
     placed = place(*args, **kwargs)
     print("placed", flush=True)  # the audio is in the library, the database does not know it yet
-    time.sleep(120)
+    time.sleep(120)  # parked here until the test kills it
 imports.place = place_then_wait
 from app.cli import main
 sys.exit(main(["import", sys.argv[1], "--project", "Kept", "--no-transcribe"]))
@@ -167,7 +165,7 @@ def commit_then_wait(self):
     commit(self)
     if self.segments >= 2:
         print("committed", flush=True)
-        time.sleep(120)
+        time.sleep(120)  # parked here until the test kills it
 transcription._Session.commit = commit_then_wait
 from app.cli import main
 sys.exit(main(["jobs", "run"]))
@@ -211,7 +209,7 @@ write_chunks = index.write_chunks
 def write_then_wait(*args, **kwargs):
     write_chunks(*args, **kwargs)
     print("chunks written", flush=True)
-    time.sleep(120)
+    time.sleep(120)  # parked here until the test kills it
 index.write_chunks = write_then_wait
 from app.cli import main
 sys.exit(main(["import", sys.argv[1], "--project", "Notes"]))
@@ -259,6 +257,15 @@ def _facts(data: Path) -> list[tuple[str, ...]]:
         )
 
 
+def _maps_the_chat_model(pid: int) -> bool:
+    """The process has mapped the chat model's file: it is loading or running the model (llama.cpp
+    maps the weights), so it is in the model stage."""
+    try:
+        return SHIPPED[Role.CHAT].target in Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return False
+
+
 def test_kill_9_during_consolidation_resumes_to_the_same_facts(tmp_path: Path) -> None:
     """Killed while the chat model reads the first note; the restart (rules only, fast) finishes
     every stage, and the rule-based facts equal those of an uninterrupted run."""
@@ -270,7 +277,7 @@ def test_kill_9_during_consolidation_resumes_to_the_same_facts(tmp_path: Path) -
     consolidating = start_cli(killed, "consolidate", "--model-seconds", "30")
     done = "SELECT count(*) FROM consolidation_state WHERE stages LIKE '%\"facts\"%'"
     wait_until(lambda: count(killed, done) > 0, "the first note's rule facts", process=consolidating)
-    time.sleep(0.3)  # into the model stage
+    wait_until(lambda: _maps_the_chat_model(consolidating.pid), "the model stage", process=consolidating)
     kill_9(consolidating)
     assert count(killed, "SELECT count(*) FROM consolidation_state WHERE finished_at IS NOT NULL") < 5
 
@@ -299,6 +306,20 @@ def _pre_migration_copies(data: Path) -> list[Path]:
     return [p for p in data.rglob("*before-*") if p.suffix == ".db"]
 
 
+def _write_locked(database: Path) -> bool:
+    """Another connection holds the database's write lock (its write transaction is open)."""
+    conn = apsw.Connection(str(database))  # no busy timeout: a held lock answers at once
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except apsw.BusyError:
+        return True
+    else:
+        conn.execute("ROLLBACK")
+        return False
+    finally:
+        conn.close()
+
+
 def test_kill_9_during_a_migration_leaves_the_old_schema_and_a_copy_that_restores(
     library: Library, long_note: Path
 ) -> None:
@@ -309,7 +330,8 @@ def test_kill_9_during_a_migration_leaves_the_old_schema_and_a_copy_that_restore
     newest = migration_files()[-1][0]
     migrating = start_driver(data, _SLOW_MIGRATION)
     wait_until(lambda: _pre_migration_copies(data), "the pre-migration copy", process=migrating)
-    time.sleep(0.5)  # the slow migration's transaction is open
+    database = data / "verbatim.db"
+    wait_until(lambda: _write_locked(database), "the slow migration's transaction", process=migrating)
     assert migrating.poll() is None, "the migration finished before it could be interrupted"
     kill_9(migrating)
 

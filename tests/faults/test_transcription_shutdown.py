@@ -5,8 +5,6 @@ test_capture_transcription.py covers that one). Real worker process, real tiny.e
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,16 +19,17 @@ from memory.store import recordings
 from memory.store.jobs import list_jobs
 from tests.conftest import require_models
 from tests.support.audio_helpers import MARKED_SENTENCES, encode, pcm16k, speak
+from tests.support.waiting import wait_until
+
+pytestmark = pytest.mark.slow  # Whisper in a worker process on espeak-ng speech
 
 # each sentence has a word heard once, and only there: a resumed pass must neither drop nor repeat it
 SENTENCES = MARKED_SENTENCES[:8] + [m for m in MARKED_SENTENCES if m[1] in ("sandwiches", "garden")]
 
 
 @pytest.fixture(autouse=True)
-def _models_and_no_leftover_workers() -> Iterator[None]:
-    require_models()
-    yield
-    transcription.shutdown_workers()
+def _models() -> None:
+    require_models()  # (tests/faults/conftest.py stops the transcription workers after each test)
 
 
 def _text(library: Library, recording_id: int) -> str:
@@ -49,9 +48,11 @@ def test_closing_the_app_leaves_the_note_queued_and_it_resumes(
     [job] = list_jobs(library.store)
     worker = jobs_worker.JobWorker(library, poll_seconds=0.1).start()  # the desktop app's worker
     try:
-        deadline = time.monotonic() + 120
-        while recordings.last_segment_end(library.store, rid) <= 0 and time.monotonic() < deadline:
-            time.sleep(0.02)
+        wait_until(
+            lambda: recordings.last_segment_end(library.store, rid) > 0,
+            "a first committed segment",
+            timeout=120,
+        )
     finally:
         worker.stop()  # what closing the window does (ui/background.py)
     done_before = recordings.last_segment_end(library.store, rid)

@@ -29,6 +29,8 @@ from tests.conftest import MODELS_DIR, eval_set, require_models
 from tests.support.cli import run
 from tests.support.consolidation_corpus import write_corpus
 
+pytestmark = pytest.mark.slow  # each asks a library indexed with the embedding model; some the chat model
+
 NOTES = [
     (
         "atlas:1",
@@ -149,7 +151,6 @@ def test_as_of_leaves_out_what_was_said_later(notes: Library) -> None:
     assert not answer.answer_found and answer.passages == []
 
 
-@pytest.mark.slow
 def test_the_default_model_answers_honestly_and_every_call_is_logged(notes: Library) -> None:
     before = len(list_calls(notes.store, purpose="ask"))
     shown: list[str] = []
@@ -197,7 +198,6 @@ def test_the_model_reads_at_most_its_token_budget(notes: Library, monkeypatch: p
     assert chat.count_tokens(narrowed) < chat.count_tokens(whole)
 
 
-@pytest.mark.slow
 def test_the_model_never_turns_reported_speech_or_an_injection_into_a_fact(notes: Library) -> None:
     for question in ("How much money do I have for Brightwater?", "What is the Cobalt budget?"):
         answer = ask(notes, AskRequest(question, as_of=ASKED))

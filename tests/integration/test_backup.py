@@ -41,6 +41,7 @@ from tests.support.audio_helpers import speech_file
 from tests.support.cli import run
 from tests.support.consolidation_corpus import write_corpus
 from tests.support.fault_helpers import kill_9, small_disk, start_driver
+from tests.support.waiting import wait_until
 
 AS_OF = datetime(2026, 6, 1, 12, 0)
 QUERIES = ("launch date", "Priya Raman", "sign maker")
@@ -84,6 +85,7 @@ def backup_file(source: Library, tmp_path_factory: pytest.TempPathFactory) -> Pa
     return out
 
 
+@pytest.mark.slow
 def test_backup_holds_database_audio_settings_and_a_manifest(source: Library, backup_file: Path) -> None:
     with zipfile.ZipFile(backup_file) as archive:
         manifest = json.loads(archive.read(formats.MANIFEST))
@@ -100,6 +102,7 @@ def test_backup_holds_database_audio_settings_and_a_manifest(source: Library, ba
     assert {formats.DATABASE, formats.SETTINGS, formats.MANIFEST} <= names
 
 
+@pytest.mark.slow
 def test_restore_into_a_fresh_folder_gives_the_same_library(
     source: Library, backup_file: Path, tmp_path: Path
 ) -> None:
@@ -125,6 +128,7 @@ def test_restore_into_a_fresh_folder_gives_the_same_library(
         assert restored.settings.recency_lambda_per_day == 0.02
 
 
+@pytest.mark.slow
 def test_a_restore_clears_what_a_killed_restore_left_half_unpacked(backup_file: Path, tmp_path: Path) -> None:
     target = tmp_path / "restored"
     stale = target / ".restoring-2026-01-01-000000"  # what kill -9 during unpacking leaves
@@ -150,6 +154,7 @@ def _flip_byte_inside(archive_path: Path, member: str, out: Path) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_a_damaged_backup_is_refused_naming_the_member_and_the_target_is_untouched(
     source: Library, backup_file: Path, tmp_path: Path
 ) -> None:
@@ -193,6 +198,7 @@ def _rewrite(
     return out
 
 
+@pytest.mark.slow
 def test_newer_schema_and_hostile_member_names_are_refused(backup_file: Path, tmp_path: Path) -> None:
     newer = _rewrite(
         backup_file, tmp_path / "newer.verbatim-backup", manifest_change={"schema_version": 9999}
@@ -224,6 +230,7 @@ def test_newer_schema_and_hostile_member_names_are_refused(backup_file: Path, tm
     assert not (tmp_path / "escaped.txt").exists()
 
 
+@pytest.mark.slow
 def test_restore_refuses_a_library_with_notes_and_with_force_keeps_it_aside(
     backup_file: Path, tmp_path: Path
 ) -> None:
@@ -254,6 +261,7 @@ def test_restore_refuses_a_library_with_notes_and_with_force_keeps_it_aside(
     assert not (target / "verbatim.db-wal").exists() or (target / "verbatim.db").exists()
 
 
+@pytest.mark.slow
 def test_an_interrupted_backup_leaves_no_file(source: Library, tmp_path: Path) -> None:
     out = tmp_path / "never.verbatim-backup"
     with pytest.raises(CancelledError):
@@ -265,6 +273,7 @@ def test_an_interrupted_backup_leaves_no_file(source: Library, tmp_path: Path) -
     assert out.read_text() == "not mine"
 
 
+@pytest.mark.slow
 def test_daily_backups_rotate_and_can_be_turned_off(
     library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -292,6 +301,7 @@ def test_daily_backups_rotate_and_can_be_turned_off(
     assert enqueue_daily(library) is None  # once a day
 
 
+@pytest.mark.slow
 def test_the_job_worker_makes_the_daily_backup_when_idle(
     library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -301,11 +311,13 @@ def test_the_job_worker_makes_the_daily_backup_when_idle(
     note.write_text("A short note about the Harbour App launch.", "utf-8")
     import_files(library, [note], project="Harbour App")
     worker = JobWorker(library, kinds=["backup"], poll_seconds=0.2).start()
+
+    def made() -> bool:
+        worker.wake()
+        return daily_path(library).exists()
+
     try:
-        deadline = datetime.now() + timedelta(seconds=30)
-        while not daily_path(library).exists() and datetime.now() < deadline:
-            worker.wake()
-            time.sleep(0.1)
+        wait_until(made, "the daily backup", timeout=30)
     finally:
         worker.stop()
     assert daily_path(library).exists()
@@ -336,6 +348,7 @@ def test_migration_makes_a_copy_first_that_opens_at_the_old_schema(tmp_path: Pat
     assert found["integrity"] == "ok" and found["schema_version"] == 10 and found["counts"]["projects"] == 1
 
 
+@pytest.mark.slow
 def test_cli_backup_and_restore(source: Library, tmp_path: Path) -> None:
     out = tmp_path / "cli.verbatim-backup"
     made = run("--data-dir", str(source.data_dir.root), "backup", "--out", str(out), "--json")
@@ -347,6 +360,7 @@ def test_cli_backup_and_restore(source: Library, tmp_path: Path) -> None:
     assert restored.code == 0 and "restored" in restored.out, restored.err
 
 
+@pytest.mark.slow
 def test_a_backup_without_audio_restores_only_where_the_audio_still_is(
     source: Library, backup_file: Path, tmp_path: Path
 ) -> None:
@@ -388,8 +402,7 @@ def test_a_backup_taken_while_the_app_writes_is_consistent(
     writer = threading.Thread(target=write)
     writer.start()
     try:
-        while len(added) < 5:
-            time.sleep(0.01)
+        wait_until(lambda: len(added) >= 5, "five projects from the writer thread", timeout=30)
         report = bk.create_backup(library, tmp_path / "busy.verbatim-backup")
     finally:
         stop.set()
@@ -399,6 +412,7 @@ def test_a_backup_taken_while_the_app_writes_is_consistent(
     assert restored.counts == report.counts
 
 
+@pytest.mark.slow
 def test_a_full_disk_refuses_the_backup_and_leaves_no_file(
     source: Library, backup_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -419,6 +433,7 @@ def test_a_full_disk_refuses_the_backup_and_leaves_no_file(
         assert list(disk.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_a_full_disk_refuses_the_restore_and_keeps_nothing_half_done(
     backup_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -434,6 +449,7 @@ def test_a_full_disk_refuses_the_restore_and_keeps_nothing_half_done(
         assert [p.name for p in disk.iterdir()] in ([], ["verbatim.lock"])
 
 
+@pytest.mark.slow
 def test_a_backup_taken_while_another_process_writes_finishes_and_is_consistent(
     library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -456,10 +472,11 @@ def test_a_backup_taken_while_another_process_writes_finishes_and_is_consistent(
         seen.append(done)
         if len(seen) == 1:  # the other process commits between the first two steps, at least
             count = "SELECT count(*) FROM projects"
-            before, deadline = library.store.scalar(count), time.monotonic() + 20
-            while library.store.scalar(count) == before and time.monotonic() < deadline:
-                time.sleep(0.01)
-        time.sleep(0.02)
+            before = library.store.scalar(count)
+            wait_until(
+                lambda: library.store.scalar(count) != before, "the other process's commit", timeout=20
+            )
+        time.sleep(0.02)  # kept: a slow copy, so that the other process writes between its steps
 
     try:
         assert writer.stdout is not None

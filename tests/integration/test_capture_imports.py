@@ -42,6 +42,7 @@ def _assert_nothing_stored(library: Library) -> None:
     assert list_jobs(library.store) == []
 
 
+@pytest.mark.slow
 def test_every_format_imports_once_and_is_queued(library: Library, formats: dict[str, Path]) -> None:
     length = len(formats["wav"].read_bytes()) and inspect_audio(formats["wav"]).duration
     results = import_files(library, list(formats.values()), project="Atlas")
@@ -64,6 +65,7 @@ def test_every_format_imports_once_and_is_queued(library: Library, formats: dict
 
 
 @pytest.mark.parametrize("ext", list(FORMATS))
+@pytest.mark.slow
 def test_truncated_audio_is_refused_and_leaves_nothing(
     library: Library, formats: dict[str, Path], ext: str
 ) -> None:
@@ -75,9 +77,7 @@ def test_truncated_audio_is_refused_and_leaves_nothing(
     _assert_nothing_stored(library)
 
 
-def test_bad_files_each_get_a_clear_message(
-    library: Library, tmp_path: Path, formats: dict[str, Path]
-) -> None:
+def test_bad_files_each_get_a_clear_message(library: Library, tmp_path: Path) -> None:
     empty = tmp_path / "empty.wav"
     empty.write_bytes(b"")
     text_as_mp3 = tmp_path / "notes.mp3"
@@ -99,6 +99,7 @@ def test_bad_files_each_get_a_clear_message(
     assert not list(library.data_dir.audio_dir.glob(".incoming-*"))
 
 
+@pytest.mark.slow
 def test_a_file_deleted_mid_import_fails_alone(
     library: Library, tmp_path: Path, formats: dict[str, Path]
 ) -> None:
@@ -116,6 +117,7 @@ def test_a_file_deleted_mid_import_fails_alone(
     assert len(_library_files(library)) == 2
 
 
+@pytest.mark.slow
 def test_unicode_and_spaces_in_paths(library: Library, tmp_path: Path, formats: dict[str, Path]) -> None:
     folder = tmp_path / "Notizen für Müller" / "Ordner mit Leerzeichen"
     folder.mkdir(parents=True)
@@ -129,6 +131,7 @@ def test_unicode_and_spaces_in_paths(library: Library, tmp_path: Path, formats: 
     assert rec.source_name == target.name and rec.project == "Kunde Zürich" and rec.title == target.stem
 
 
+@pytest.mark.slow
 def test_spoken_at_from_metadata_else_mtime_else_override(
     library: Library, tmp_path: Path, speech: np.ndarray
 ) -> None:
@@ -186,6 +189,7 @@ def test_transcript_parsers(tmp_path: Path) -> None:
         read_transcript(bad_time)
 
 
+@pytest.mark.slow
 def test_transcripts_import_as_searchable_recordings_without_audio(library: Library, tmp_path: Path) -> None:
     notes = tmp_path / "Kickoff notes.txt"
     notes.write_text(
@@ -220,6 +224,7 @@ def test_transcripts_import_as_searchable_recordings_without_audio(library: Libr
     )
 
 
+@pytest.mark.slow
 def test_import_needs_a_project_except_for_corpora(tmp_path: Path, formats: dict[str, Path]) -> None:
     result = run("import", str(formats["wav"]))
     assert result.code == 1 and "--project" in result.err

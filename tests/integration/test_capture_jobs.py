@@ -18,6 +18,7 @@ from memory.store import jobs as store_jobs
 from memory.store.jobs import Job
 from models.errors import CancelledError, InputError
 from tests.support.cli import run
+from tests.support.waiting import wait_until
 
 SLOW = "test-slow"
 
@@ -29,7 +30,7 @@ def _slow_runner(library: Library, job: Job, context: JobContext) -> str:
         if context.cancelled():
             raise CancelledError(f"stopped at step {step}")
         context.report((step + 1) / steps, eta_seconds=(steps - step - 1) * 0.05)
-        time.sleep(0.05)
+        time.sleep(0.05)  # kept: the simulated work of one step
     return f"counted to {steps}"
 
 
@@ -68,13 +69,10 @@ def test_cancel_a_queued_job_and_a_running_one(library: Library) -> None:
     running = store_jobs.enqueue(library.store, SLOW + "-2", payload={"steps": 200})
     worker = jobs_worker.JobWorker(library, poll_seconds=0.1).start()
     try:
-        deadline = time.monotonic() + 10
-        while queue.get_job(library, running).progress < 0.05 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: queue.get_job(library, running).progress >= 0.05, "the job under way", timeout=10)
         # Another process cancels it, as `verbatim jobs cancel` does.
         assert run("jobs", "cancel", str(running)).code == 0
-        while queue.get_job(library, running).status == "running" and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: queue.get_job(library, running).status != "running", "the job to stop", timeout=10)
     finally:
         worker.stop()
     job = queue.get_job(library, running)
@@ -87,14 +85,13 @@ def test_cancel_a_queued_job_and_a_running_one(library: Library) -> None:
 def test_stopping_the_worker_puts_the_running_job_back_in_the_queue(library: Library) -> None:
     job_id = queue.enqueue(library, SLOW, payload={"steps": 400})
     worker = jobs_worker.JobWorker(library, poll_seconds=0.1).start()
-    deadline = time.monotonic() + 10
-    while queue.get_job(library, job_id).status != "running" and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: queue.get_job(library, job_id).status == "running", "the job to start", timeout=10)
     worker.stop()
     job = queue.get_job(library, job_id)
     assert job.status == "queued" and "closed" in (job.message or "")
 
 
+@pytest.mark.slow
 def test_a_job_left_running_by_a_dead_process_is_recovered(library: Library) -> None:
     job_id = queue.enqueue(library, SLOW, payload={"steps": 1})
     dead = subprocess.run(

@@ -7,8 +7,6 @@ import multiprocessing
 import os
 import re
 import signal
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +26,9 @@ from memory.store.jobs import list_jobs
 from tests.conftest import require_models
 from tests.support.audio_helpers import MARKED_SENTENCES, SELF_CORRECTION, encode, pcm16k, silence, speak
 from tests.support.cli import run
+from tests.support.waiting import wait_until
+
+pytestmark = pytest.mark.slow  # Whisper in worker processes on espeak-ng speech
 
 SENTENCES = MARKED_SENTENCES
 VOCABULARY_NOTE = (
@@ -36,10 +37,8 @@ VOCABULARY_NOTE = (
 
 
 @pytest.fixture(autouse=True)
-def _models_and_no_leftover_workers() -> Iterator[None]:
-    require_models()
-    yield
-    transcription.shutdown_workers()
+def _models() -> None:
+    require_models()  # (tests/integration/conftest.py stops the transcription workers after each test)
 
 
 @pytest.fixture(scope="module")
@@ -142,12 +141,11 @@ def test_cancel_stops_the_worker_and_keeps_what_was_done(library: Library, notes
     [job] = list_jobs(library.store)
     worker = jobs_worker.JobWorker(library, poll_seconds=0.1).start()
     try:
-        deadline = time.monotonic() + 120
-        while queue.get_job(library, job.id).progress <= 0.05 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(
+            lambda: queue.get_job(library, job.id).progress > 0.05, "the transcription under way", timeout=120
+        )
         jobs_worker.cancel_job(library, job.id)
-        while queue.get_job(library, job.id).status == "running" and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: queue.get_job(library, job.id).status != "running", "the job to stop", timeout=120)
     finally:
         worker.stop()
     assert queue.get_job(library, job.id).status == "cancelled"

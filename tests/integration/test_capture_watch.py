@@ -19,6 +19,7 @@ from capture.watch import SettleTracker, is_candidate
 from memory.store import recordings
 from tests.support.audio_helpers import SELF_CORRECTION, encode, pcm16k, speak
 from tests.support.cli import run
+from tests.support.waiting import wait_until
 
 
 @pytest.fixture(scope="module")
@@ -65,15 +66,14 @@ def _write_slowly(source: Path, target: Path, pieces: int = 5, pause: float = 0.
         for start in range(0, len(data), step):
             handle.write(data[start : start + step])
             handle.flush()
-            time.sleep(pause)
+            time.sleep(pause)  # kept: a file still growing (pauses shorter than the settle time) is tested
 
 
-def _wait_for(results: list[ImportResult], count: int, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while len(results) < count and time.monotonic() < deadline:
-        time.sleep(0.1)
+def _wait_for(results: list[ImportResult], count: int, what: str) -> None:
+    wait_until(lambda: len(results) >= count, what, timeout=30, detail=lambda: list(results))
 
 
+@pytest.mark.slow
 def test_watched_folder_imports_settled_files_once(
     library: Library, tmp_path: Path, clips: dict[str, Path]
 ) -> None:
@@ -91,17 +91,19 @@ def test_watched_folder_imports_settled_files_once(
         library, [WatchedFolder(str(folder), "Phone")], on_result=collect, settle=1.0
     ).start()
     try:
-        _wait_for(results, 1)
+        _wait_for(results, 1, "the file there before the start")
         _write_slowly(clips["b"], folder / "slow.wav")  # a sync writing over two seconds
         partial = folder / "Voice 7.m4a.part"
         shutil.copy(clips["c"], partial)
         (folder / ".hidden.flac").write_bytes(clips["a"].read_bytes())
         (folder / "scratch.tmp").write_bytes(b"ignored")
         (folder / "notes.mp3").write_text("not audio, just text\n" * 20)
-        time.sleep(1.5)
+        # notes.mp3, written last, settled: the watcher had the .part, hidden and .tmp files in view
+        # for a whole settle time too
+        _wait_for(results, 3, "slow.wav and notes.mp3")
         partial.rename(folder / "Voice 7.m4a")  # the browser's rename at the end of a download
-        _wait_for(results, 4)
-        time.sleep(1.5)  # nothing more should come
+        _wait_for(results, 4, "the renamed download")
+        time.sleep(1.5)  # kept: nothing more should come, and there is no event for nothing
     finally:
         watcher.stop()
     by_name = {Path(r.path).name: r for r in results}
@@ -122,14 +124,15 @@ def test_watched_folder_imports_settled_files_once(
         library, [WatchedFolder(str(folder), "Phone")], on_result=again.append, settle=1.0
     ).start()
     try:
-        _wait_for(again, 1)
-        time.sleep(2.0)
+        _wait_for(again, 1, "the copy under a new name")
+        time.sleep(2.0)  # kept: nothing more should come (no file imported twice), no event for that
     finally:
         watcher.stop()
     assert [(Path(r.path).name, r.status) for r in again] == [("copy of before start.flac", "duplicate")]
     assert len(recordings.list_recordings(library.store)) == 3
 
 
+@pytest.mark.slow
 def test_watch_cli_once_and_saved_folders(library: Library, tmp_path: Path, clips: dict[str, Path]) -> None:
     folder = tmp_path / "Recorder card"
     folder.mkdir()

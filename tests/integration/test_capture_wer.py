@@ -53,6 +53,7 @@ def test_alignment_counts_each_kind_of_error() -> None:
     assert word_error_rate("", "").wer == 0.0
 
 
+@pytest.mark.slow
 def test_eval_wer_on_speech_dev_files(tmp_path: Path) -> None:
     require_models()
     speech = eval_set("speech-dev")

@@ -6,6 +6,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from app import __version__
 from app.cli import build_parser
 from tests.conftest import REPO
@@ -42,6 +44,7 @@ def test_expected_error_prints_message_without_traceback() -> None:
     assert "Traceback" not in result.err
 
 
+@pytest.mark.slow
 def test_console_script_runs() -> None:
     exe = REPO / ".venv" / "bin" / "verbatim"
     target = [str(exe)] if exe.exists() else [sys.executable, "-m", "app.cli"]

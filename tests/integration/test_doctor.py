@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import require_models
 from tests.support.cli import run
+
+pytestmark = pytest.mark.slow  # doctor loads spaCy's English pipeline and hashes every shipped model
 
 
 def test_doctor_checks_database_models_audio_disk() -> None:

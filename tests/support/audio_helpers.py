@@ -8,10 +8,10 @@ it never touches a desktop's sound server.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import require_tool
+from tests.support.waiting import wait_until
 
 SELF_CORRECTION = "The workshop is on Monday, oh wait, I actually meant Tuesday."
 
@@ -107,12 +108,13 @@ def _pulse_ready(env: dict[str, str]) -> bool:
     return done.returncode == 0
 
 
-@pytest.fixture(scope="session", name="virtual_microphone")
-def virtual_microphone_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VirtualMicrophone]:
-    """A private PulseAudio server whose default source is the monitor of a null sink."""
+@contextlib.contextmanager
+def virtual_microphone_server(runtime: Path) -> Iterator[VirtualMicrophone]:
+    """A private PulseAudio server (its files in `runtime`) whose default source is the monitor of
+    a null sink; this process records from it until the block ends. The `virtual_microphone`
+    fixture (tests/conftest.py) starts one per session."""
     for tool in ("pulseaudio", "pactl", "paplay"):
         require_tool(tool)
-    runtime = tmp_path_factory.mktemp("pulse")
     env = {
         "XDG_RUNTIME_DIR": str(runtime),
         "PULSE_RUNTIME_PATH": str(runtime / "pulse"),
@@ -134,13 +136,11 @@ def virtual_microphone_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iter
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-    deadline = time.monotonic() + 15
-    while not _pulse_ready(env):
-        if server.poll() is not None or time.monotonic() > deadline:
-            server.kill()
-            err = server.stderr.read().decode(errors="replace") if server.stderr else ""
-            pytest.fail(f"PulseAudio did not start: {err[-800:]}")
-        time.sleep(0.1)
+    try:
+        wait_until(lambda: _pulse_ready(env), "PulseAudio to answer", timeout=15, process=server)
+    except pytest.fail.Exception:
+        server.kill()
+        raise
     subprocess.run(["pactl", "set-default-source", "vmic.monitor"], env={**os.environ, **env}, check=True)
     saved = {key: os.environ.get(key) for key in env}
     os.environ.update(env)

@@ -13,8 +13,7 @@ import os
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -79,24 +78,6 @@ def pid_alive(pid: int) -> bool:
         return False
     status = Path(f"/proc/{pid}/status")
     return not (status.exists() and "State:\tZ" in status.read_text())
-
-
-def wait_until(
-    condition: Callable[[], object],
-    what: str,
-    *,
-    timeout: float = 60,
-    process: subprocess.Popen[str] | None = None,
-) -> None:
-    """Poll `condition` every 50 ms; fail with `what` (and the child's stderr if it died)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if process is not None and process.poll() is not None:
-            err = process.stderr.read() if process.stderr else ""
-            pytest.fail(f"the child exited ({process.returncode}) before {what}: {err[-2000:]}")
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def count(data: Path, sql: str, params: tuple[Any, ...] = ()) -> int:

@@ -1,13 +1,11 @@
-"""Helpers for the desktop window's tests: a real window on a real library, and quick test notes."""
+"""Helpers for the desktop window's tests: quick test notes and waits (the `window` fixture is in
+tests/ui/conftest.py)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 WAIT_MS = 15_000
 
@@ -40,20 +38,6 @@ def note(
             seg["speaker"] = speaker
         segments.append(seg)
     return {"id": note_id, "project": project, "title": title, "spoken_at": spoken_at, "segments": segments}
-
-
-@pytest.fixture
-def window(qtbot, library) -> Iterator[Any]:  # type: ignore[no-untyped-def]
-    """The real main window on the test's own library; closed (workers stopped) before the library."""
-    from ui.window import MainWindow
-
-    win = MainWindow(library)
-    qtbot.addWidget(win)
-    win.show()
-    qtbot.waitUntil(lambda: win.ops.is_idle(), timeout=WAIT_MS)
-    yield win
-    win.close()
-    qtbot.waitUntil(lambda: win.ops.is_idle(), timeout=WAIT_MS)
 
 
 def idle(qtbot, win) -> None:  # type: ignore[no-untyped-def]

@@ -6,7 +6,11 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import REPO
+
+pytestmark = pytest.mark.slow  # a real window (it warms the models up) and `make run` in a child process
 
 
 def test_window_shows_projects(qtbot, library) -> None:  # type: ignore[no-untyped-def]

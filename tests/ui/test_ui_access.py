@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -15,9 +16,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.ingest.imports import import_corpus
-from tests.support.ui_helpers import WAIT_MS, note, window, write_corpus
+from tests.support.ui_helpers import WAIT_MS, note, write_corpus
 
-__all__ = ["window"]
+pytestmark = pytest.mark.slow  # the real window: it loads the embedding and chat models at start (warm-up)
 
 CONTROLS = (QAbstractButton, QLineEdit, QComboBox, QAbstractItemView, QSlider, QPlainTextEdit)
 

@@ -25,6 +25,8 @@ from tests.support.consolidation_corpus import write_corpus
 from tests.support.ui_helpers import WAIT_MS, idle, note
 from tests.support.ui_helpers import write_corpus as write_notes
 
+pytestmark = pytest.mark.slow  # a library indexed with the embedding model; the window warms the models up
+
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -155,7 +157,6 @@ def test_assigning_a_stretch_links_it(win, qtbot) -> None:  # type: ignore[no-un
     assert stretch.id == stretch_id and stretch.status == "assigned" and stretch.project == "Linden Bakery"
 
 
-@pytest.mark.slow
 def test_a_stored_note_is_consolidated_in_the_background(qtbot, template, _isolated_library) -> None:  # type: ignore[no-untyped-def]
     """The app queues consolidation after a note is stored, shows it with its stage, then redraws."""
     from ui.widgets.jobs_panel import STAGE_WORDS

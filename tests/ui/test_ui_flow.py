@@ -9,10 +9,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from tests.conftest import require_models
-from tests.support.audio_helpers import SELF_CORRECTION, speak, speech_file, virtual_microphone_fixture
-from tests.support.ui_helpers import WAIT_MS, sidebar_names, window
-
-__all__ = ["virtual_microphone_fixture", "window"]  # fixtures
+from tests.support.audio_helpers import SELF_CORRECTION, speak, speech_file
+from tests.support.ui_helpers import WAIT_MS, sidebar_names
 
 TRANSCRIBE_MS = 180_000  # a worker process, a model load and a few seconds of speech on 2 busy cores
 CLIP = "The budget review with the client is on Friday. " + SELF_CORRECTION

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from app.jobs.queue import JobEvent, enqueue, get_job
 from app.project_service import add_project
 from app.recording_service import list_recordings
-from tests.support.ui_helpers import WAIT_MS, note, window, write_corpus
+from tests.support.ui_helpers import WAIT_MS, note, write_corpus
 
-__all__ = ["window"]
+# `slow` below: the real window (the `window` fixture) loads the embedding and chat models as it
+# starts (warm-up).
 
 
 def _drop(win, paths: list[Path]) -> None:  # type: ignore[no-untyped-def]
@@ -36,6 +38,7 @@ def _select(win, qtbot, project: str) -> None:  # type: ignore[no-untyped-def]
     qtbot.waitUntil(lambda: win.current_project() == project, timeout=WAIT_MS)
 
 
+@pytest.mark.slow
 def test_dropped_files_go_into_the_selected_project(window, qtbot, library, tmp_path) -> None:  # type: ignore[no-untyped-def]
     add_project(library, "Beacon")
     window.sidebar.refresh()
@@ -53,12 +56,14 @@ def test_dropped_files_go_into_the_selected_project(window, qtbot, library, tmp_
     assert recording.project == "Beacon" and recording.source == "transcript"
 
 
+@pytest.mark.slow
 def test_a_drop_with_no_project_asks_for_one_first(window, qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = write_corpus(tmp_path / "n.jsonl", [note("x", "Any", "2026-06-01T08:00:00", ["Hello."])])
     _drop(window, [path])
     assert "Create a project first" in window.notices.notices["import"].accessibleName()
 
 
+@pytest.mark.slow
 def test_a_watched_folder_imports_what_lands_in_it(window, qtbot, library, tmp_path) -> None:  # type: ignore[no-untyped-def]
     from ui.dialogs.settings_dialog import SettingsDialog
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from app.project_service import add_project, get_project
 from app.recording_service import get_recording
 from models.catalogue import Role
-from tests.support.ui_helpers import WAIT_MS, note, window, write_corpus
+from tests.support.ui_helpers import WAIT_MS, note, write_corpus
 
-__all__ = ["window"]
+pytestmark = pytest.mark.slow  # the real window: it loads the embedding and chat models at start (warm-up)
 
 
 def _dialog(win, qtbot, library):  # type: ignore[no-untyped-def]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -366,6 +367,7 @@ model_text = st.one_of(
 )
 
 
+@pytest.mark.slow  # 300 property examples: about 2 s of CPU
 @settings(max_examples=300, deadline=None)
 @given(
     claims=st.lists(

@@ -4,9 +4,12 @@ private names stay in their module, and the product never imports its measuremen
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import REPO
 
@@ -14,6 +17,7 @@ CORE = ("app", "bench", "capture", "memory", "models")
 PACKAGES = ("app", "bench", "capture", "memory", "models", "ui")
 
 
+@pytest.mark.slow
 def test_importing_the_core_does_not_import_qt() -> None:
     modules = [p for pkg in CORE for p in sorted((REPO / pkg).rglob("*.py"))]
     names = [".".join(p.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__") for p in modules]
@@ -30,8 +34,14 @@ def test_importing_the_core_does_not_import_qt() -> None:
     assert result.stdout.strip() == "", f"core imported: {result.stdout}"
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """Each file parsed once per run: the checks below walk the same trees."""
+    return ast.parse(path.read_text("utf-8"))
+
+
 def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text("utf-8"))
+    tree = _tree(path)
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -107,13 +117,19 @@ def _import_edges(modules: dict[str, Path]) -> dict[str, set[str]]:
     edges: dict[str, set[str]] = {}
     for name, path in modules.items():
         found: set[str | None] = set()
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.Import):
                 found.update(resolve(alias.name) for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 found.update(resolve(f"{node.module}.{alias.name}") for alias in node.names)
         edges[name] = {m for m in found if m is not None and m != name}
     return edges
+
+
+@functools.cache
+def _project_edges() -> dict[str, set[str]]:
+    """The project's import graph, read once per run (three tests walk it)."""
+    return _import_edges(_project_modules())
 
 
 def _circles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -168,7 +184,7 @@ def test_circles_are_found() -> None:
 
 
 def test_no_import_circles() -> None:
-    circles = _circles(_import_edges(_project_modules()))
+    circles = _circles(_project_edges())
     assert not circles, "import circles:\n" + "\n".join(" -> ".join(c) for c in circles)
 
 
@@ -181,7 +197,7 @@ def test_memory_subpackages_import_in_order() -> None:
         return next((i for i, p in enumerate(MEMORY_ORDER) if module.startswith(p + ".")), None)
 
     problems = []
-    for name, targets in _import_edges(_project_modules()).items():
+    for name, targets in _project_edges().items():
         here = rank(name)
         for target in targets:
             there = rank(target)
@@ -192,7 +208,7 @@ def test_memory_subpackages_import_in_order() -> None:
 
 def _private_imports(path: Path) -> list[str]:
     """`from x import _name` and `module._name` of a project module, in one product file."""
-    tree = ast.parse(path.read_text("utf-8"))
+    tree = _tree(path)
     own = set(PACKAGES)
     bound: set[str] = set()
     found = []
@@ -229,7 +245,7 @@ def test_the_product_never_imports_its_tooling() -> None:
     """bench/ (benchmarks, evals) and ui/dev/ (screenshots, demo notes, start-time bench) are beside
     the product: no product module imports them, at any level."""
     problems = []
-    for name, targets in _import_edges(_project_modules()).items():
+    for name, targets in _project_edges().items():
         if name.startswith(("bench", "ui.dev")):
             continue
         problems += [f"{name} imports {t}" for t in targets if t.startswith(("bench", "ui.dev"))]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -56,6 +57,7 @@ def mangle(text: str, rng: random.Random) -> str:
     return rng.choice(["", "“", "'", "... "]) + " ".join(out) + rng.choice(["", "”", "?", "."])
 
 
+@pytest.mark.slow  # 300 property examples: about 2 s of CPU
 @settings(max_examples=300, deadline=None)
 @given(texts=segments_st, quote=st.text(max_size=80))
 def test_a_random_string_is_stated_only_when_its_words_are_in_the_passage(
@@ -71,6 +73,7 @@ def test_a_random_string_is_stated_only_when_its_words_are_in_the_passage(
         assert occurs(quote, span.text)
 
 
+@pytest.mark.slow  # 300 property examples: about 2 s of CPU
 @settings(max_examples=300, deadline=None)
 @given(texts=segments_st, data=st.data())
 def test_any_run_of_words_from_the_passage_is_found_however_it_is_spelled(
@@ -96,6 +99,7 @@ def test_any_run_of_words_from_the_passage_is_found_however_it_is_spelled(
     assert all(normalise(by_id[i].text) for i in span.segment_ids)
 
 
+@pytest.mark.slow  # 200 property examples: about 1 s of CPU
 @settings(max_examples=200, deadline=None)
 @given(texts=segments_st, quote=st.lists(st.sampled_from(["zebra", "quokka", "1999", "ñandú"]), min_size=1))
 def test_words_that_are_not_in_the_passage_never_become_stated(texts: list[str], quote: list[str]) -> None:
@@ -106,6 +110,7 @@ def test_words_that_are_not_in_the_passage_never_become_stated(texts: list[str],
     assert locate_quote(text, [1], {1: p}) is None
 
 
+@pytest.mark.slow  # 200 property examples: about 2 s of CPU
 @settings(max_examples=200, deadline=None)
 @given(a=segments_st, b=segments_st, data=st.data())
 def test_a_quote_from_another_passage_is_reattributed_to_it(
