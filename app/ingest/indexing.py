@@ -7,12 +7,21 @@ provisional=True for the live transcript when a recording stops, after an edit, 
 chunks stored, removes the stale ones and adds the new ones; unchanged text is never re-embedded
 (vectors are cached by content hash and model). Runs on the caller's thread: the UI calls it from
 a worker. Embeds in batches; each batch is written with its chunks in one transaction.
+
+Several threads may index the same recording at once (the job worker finishing a transcription,
+start-up's `index_pending`, an edit): one at a time per recording, and each reads the recording
+afresh once it has its turn. A pass that was asked for as incomplete (final=False, decided from an
+older look at the recording) is made complete when the recording has since become "indexed":
+otherwise it would hold back the transcript's tail and remove the final pass's chunks, leaving an
+"indexed" note that search cannot find.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
@@ -22,6 +31,7 @@ from app.library import Library
 from memory.search import index
 from memory.search.chunking import ChunkSpec, chunk_segments
 from memory.store import recordings
+from memory.store.store import Store
 from models.errors import CancelledError, ModelError
 
 log = logging.getLogger(__name__)
@@ -30,6 +40,15 @@ BATCH = 16  # chunks per embedding batch and write transaction (~1 s of MiniLM h
 
 Cancelled = Callable[[], bool]
 Progress = Callable[[float], None]
+
+_turns_lock = threading.Lock()
+_turns: weakref.WeakKeyDictionary[Store, dict[int, threading.Lock]] = weakref.WeakKeyDictionary()
+
+
+def _turn(library: Library, recording_id: int) -> threading.Lock:
+    """The lock that gives one indexing pass at a time to a recording of this library's store."""
+    with _turns_lock:
+        return _turns.setdefault(library.store, {}).setdefault(recording_id, threading.Lock())
 
 
 @dataclass
@@ -108,9 +127,31 @@ def index_recording(
     progress: Progress | None = None,
 ) -> IndexReport:
     """Bring one recording's chunks, FTS rows and vectors up to date with its segments."""
+    with _turn(library, recording_id):
+        return _index_recording(
+            library,
+            recording_id,
+            final=final,
+            provisional=provisional,
+            cancelled=cancelled,
+            progress=progress,
+        )
+
+
+def _index_recording(
+    library: Library,
+    recording_id: int,
+    *,
+    final: bool,
+    provisional: bool,
+    cancelled: Cancelled | None,
+    progress: Progress | None,
+) -> IndexReport:
     began = time.perf_counter()
     store = library.store
     recording = recordings.get_recording(store, recording_id)
+    if not provisional and recording.status in ("indexed", "consolidated"):
+        final = True  # the transcript is complete: never hold its tail back again
     report = IndexReport(recording_id)
     remove, add = _plan(library, recording, final=final, provisional=provisional)
     vectors = _Vectors(library)

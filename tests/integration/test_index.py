@@ -250,3 +250,52 @@ def test_without_an_embedding_model_keyword_search_works_and_vectors_follow(
         assert all(recordings.get_recording(library.store, i).status == "indexed" for i in ids)
         hits = search(library, "heat recovery on effluent", mode="vector", as_of=datetime(2026, 4, 15))
         assert hits[0].project == "Millbrook"
+
+
+@pytest.mark.slow
+def test_a_late_incomplete_pass_never_undoes_the_final_one(library: Library, models: None) -> None:
+    """Start-up's `index_pending` saw the note while it was transcribing and asked for an incomplete
+    pass; the job worker's final pass ran first. The note must stay findable (the UI flow's race)."""
+    store = library.store
+    pid = projects.add_project(store, "Atlas").id
+    rid = recordings.create_recording(
+        store, project_id=pid, spoken_at="2026-02-01T09:00:00", source="import", status="transcribing"
+    )
+    recordings.append_segments(
+        store,
+        rid,
+        [SegmentIn(0, 4, "The budget review is on Friday."), SegmentIn(4, 9, "The workshop is on Tuesday.")],
+    )
+    index_recording(library, rid, final=True)
+    final_chunks = index.recording_chunks(store, rid)
+    assert final_chunks and recordings.get_recording(store, rid).status == "indexed"
+
+    late = index_recording(library, rid, final=False)  # the stale view: "still transcribing"
+    assert late.removed == 0 and index.recording_chunks(store, rid) == final_chunks
+    assert search(library, "When is the workshop?", k=3)[0].recording_id == rid
+
+
+@pytest.mark.slow
+def test_passes_over_one_recording_from_several_threads_take_turns(library: Library, models: None) -> None:
+    import threading
+
+    rid = add_note(
+        library,
+        "Millbrook",
+        "2026-04-14T09:15:00",
+        [(None, f"Sentence {i} about boilers and heat pumps in the dye house.") for i in range(40)],
+    )
+    reports = []
+    threads = [
+        threading.Thread(target=lambda: reports.append(index_recording(library, rid, final=True)))
+        for _ in range(3)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    chunks = index.recording_chunks(library.store, rid)
+    # One pass did the work; the others found it done (no duplicate or missing chunks).
+    assert sorted(r.added for r in reports) == [0, 0, len(chunks)]
+    covered = [i for c in chunks for i in range(c.first_idx, c.last_idx + 1)]
+    assert covered == [s.idx for s in recordings.list_segments(library.store, rid)]
