@@ -18,6 +18,9 @@ def has_display() -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # The console script (`verbatim-app`) calls main() with no arguments: read them from the command
+    # line then, or `--data-dir` would be ignored and the default library opened instead.
+    argv = sys.argv[1:] if argv is None else argv
     if not has_display():
         print(
             "No display found (DISPLAY and WAYLAND_DISPLAY are unset), so the desktop window cannot open.\n"
@@ -30,14 +33,14 @@ def main(argv: list[str] | None = None) -> int:
     from app.paths import DataDir
 
     try:  # one desktop app per library (see app/instance_lock.py for the policy)
-        lock = InstanceLock(DataDir.resolve(_data_dir_arg(argv or [])).root, "the Verbatim app").acquire()
+        lock = InstanceLock(DataDir.resolve(_data_dir_arg(argv)).root, "the Verbatim app").acquire()
     except LibraryInUseError as exc:
         print(f"error: {exc.message}\n  fix: {exc.fix}", file=sys.stderr)
         return 1
     from ui.main import run_app
 
     try:
-        return run_app(argv or [])
+        return run_app(argv)
     finally:
         lock.release()
 
