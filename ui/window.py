@@ -42,6 +42,13 @@ STATUS_POLL_MS = 2000  # progress of recordings being transcribed
 CHANGES_POLL_MS = 5000  # notes added by the CLI, a watched folder or another window
 
 
+def empty_timeline_hint(where: str, *, can_record: bool) -> str:
+    """What an empty timeline says: the ways in that work on this machine (no record shortcut
+    without a microphone)."""
+    ways = "Press Ctrl+Shift+R to record, Ctrl+I to import" if can_record else "Press Ctrl+I to import"
+    return f"No notes in {where} yet. {ways} audio or transcripts, or drop files onto this window."
+
+
 class MainWindow(Shell):
     def __init__(self, library: Library, *, check_start: bool = True, background: bool = True) -> None:
         super().__init__()
@@ -134,6 +141,7 @@ class MainWindow(Shell):
     def on_readiness_checked(self, readiness: Readiness) -> None:
         self.readiness = readiness
         self.welcome.show_readiness(readiness)
+        self.on_timeline_loaded()  # the empty timeline's hint names recording only with a microphone
         if readiness.first_run and self.stack.currentWidget() is self.timeline:
             self.stack.setCurrentWidget(self.welcome)
         if readiness.missing_models and self._sets_up_models_itself(readiness):
@@ -243,13 +251,13 @@ class MainWindow(Shell):
         empty = count == 0 and model.exhausted
         where = model.project or "any project"
         self.timeline.empty.setText(
-            f"No notes in {where} yet. Press Ctrl+Shift+R to record, or drop audio or "
-            "transcript files onto this window."
+            empty_timeline_hint(where, can_record=bool(self.readiness and self.readiness.can_record))
         )
         self.timeline.empty.setVisible(empty)
         self.timeline.view.setVisible(not empty)
         more = "" if model.exhausted else "+"
-        self.timeline.summary.setText(f"{count:,}{more} notes, newest first" if count else "")
+        noun = "note" if count == 1 and not more else "notes"
+        self.timeline.summary.setText(f"{count:,}{more} {noun}, newest first" if count else "")
         if not self.timeline.view.currentIndex().isValid():
             self.timeline.view.select_first_recording()
 

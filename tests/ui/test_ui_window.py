@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 
 from app.ingest.imports import import_corpus
 from app.project_service import add_project, list_projects
 from app.recording_service import list_recordings
-from tests.support.ui_helpers import WAIT_MS, note, sidebar_names, window, write_corpus
+from tests.support.ui_helpers import WAIT_MS, note, sidebar_names, write_corpus
 
-__all__ = ["window"]  # the fixture
+# `slow` below: the real window (the `window` fixture) loads the embedding and chat models as it
+# starts (warm-up).
 
 
+@pytest.mark.slow
 def test_first_run_shows_guidance_not_errors(window, qtbot) -> None:  # type: ignore[no-untyped-def]
     qtbot.waitUntil(lambda: window.readiness is not None, timeout=WAIT_MS)
     assert window.readiness.first_run
@@ -25,6 +28,7 @@ def test_first_run_shows_guidance_not_errors(window, qtbot) -> None:  # type: ig
         assert text.startswith(("Note:", "Info:"))
 
 
+@pytest.mark.slow
 def test_create_rename_archive_projects(window, qtbot, library) -> None:  # type: ignore[no-untyped-def]
     window.sidebar.create_project("Harbourline")
     qtbot.waitUntil(lambda: "Harbourline" in sidebar_names(window), timeout=WAIT_MS)
@@ -41,12 +45,14 @@ def test_create_rename_archive_projects(window, qtbot, library) -> None:  # type
     assert "archived" in window.projects.item(row).data(Qt.ItemDataRole.UserRole + 1)
 
 
+@pytest.mark.slow
 def test_a_duplicate_project_name_is_a_notice(window, qtbot, library) -> None:  # type: ignore[no-untyped-def]
     add_project(library, "Atlas")
     window.sidebar.create_project("atlas")
     qtbot.waitUntil(lambda: any("already exists" in t for t in window.notices.texts()), timeout=WAIT_MS)
 
 
+@pytest.mark.slow
 def test_imported_note_is_on_the_timeline_and_opens(window, qtbot, library, tmp_path) -> None:  # type: ignore[no-untyped-def]
     corpus = write_corpus(
         tmp_path / "notes.jsonl",
@@ -88,6 +94,7 @@ def test_imported_note_is_on_the_timeline_and_opens(window, qtbot, library, tmp_
     assert "transcript" in view.no_audio.text()  # no audio: it says so instead of a dead player
 
 
+@pytest.mark.slow
 def test_an_edit_is_a_version_and_the_raw_stays(window, qtbot, library, tmp_path) -> None:  # type: ignore[no-untyped-def]
     import_corpus(
         library,
@@ -115,6 +122,7 @@ def test_an_edit_is_a_version_and_the_raw_stays(window, qtbot, library, tmp_path
     assert versions[0].text == "I spoke to Kent about the budget."
 
 
+@pytest.mark.slow
 def test_search_marks_matches_and_opens_the_moment(window, qtbot, library, tmp_path) -> None:  # type: ignore[no-untyped-def]
     import_corpus(
         library,
@@ -146,12 +154,14 @@ def test_search_marks_matches_and_opens_the_moment(window, qtbot, library, tmp_p
     assert view.model.current_row == round(card.place.start / 4.0)
 
 
+@pytest.mark.slow
 def test_projects_created_elsewhere_appear(window, qtbot, library) -> None:  # type: ignore[no-untyped-def]
     add_project(library, "From the CLI")
     window.check_for_outside_changes()
     qtbot.waitUntil(lambda: "From the CLI" in sidebar_names(window), timeout=WAIT_MS)
 
 
+@pytest.mark.slow
 def test_the_ask_scope_follows_the_selected_project(window, qtbot, library) -> None:  # type: ignore[no-untyped-def]
     add_project(library, "Atlas")
     window.sidebar.refresh()
@@ -190,3 +200,23 @@ def test_missing_models_are_guidance_with_a_way_to_fix_them(qtbot, tmp_path, mon
     win.close()
     qtbot.waitUntil(win.ops.is_idle, timeout=WAIT_MS)
     library.close()
+
+
+@pytest.mark.slow
+def test_an_empty_project_says_how_to_add_notes_here_and_one_note_is_one_note(  # type: ignore[no-untyped-def]
+    window, qtbot, library, tmp_path
+) -> None:
+    qtbot.waitUntil(lambda: window.readiness is not None, timeout=WAIT_MS)
+    window.sidebar.create_project("Harbourline")
+    qtbot.waitUntil(lambda: window.timeline.empty.isVisible(), timeout=WAIT_MS)
+    hint = window.timeline.empty.text()
+    assert "Ctrl+I" in hint
+    # This machine has no microphone (outside the recording tests' virtual one): no record shortcut.
+    assert ("Ctrl+Shift+R" in hint) == window.readiness.can_record
+    import_corpus(
+        library,
+        write_corpus(tmp_path / "n.jsonl", [note("a", "Harbourline", "2026-06-01T08:40:00", ["Hi."])]),
+    )
+    window.check_for_outside_changes()
+    qtbot.waitUntil(lambda: len(window.timeline_model.row_of_id) == 1, timeout=WAIT_MS)
+    assert window.timeline.summary.text() == "1 note, newest first"

@@ -190,6 +190,7 @@ class LayersPanel(QScrollArea):
         layout.addWidget(head)
         excerpt = stretch.text if len(stretch.text) <= 220 else stretch.text[:220].rsplit(" ", 1)[0] + "…"
         words = QLabel(f"“{escape(excerpt)}”")
+        words.setTextFormat(Qt.TextFormat.RichText)  # escaped text: shown as plain, "'" read "&#x27;"
         words.setWordWrap(True)
         words.setAccessibleName(f"Stated: {excerpt}")
         layout.addWidget(words)
