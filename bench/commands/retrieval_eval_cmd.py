@@ -1,4 +1,4 @@
-"""`verbatim eval retrieval SET_DIR` and `verbatim bench search`."""
+"""`verbatim eval retrieval SET_DIR... [--cross]` and `verbatim bench search`."""
 
 from __future__ import annotations
 
@@ -36,8 +36,22 @@ def _parse_overrides(pairs: list[str] | None) -> dict[str, object]:
 def _eval_retrieval(args: argparse.Namespace, ctx: CliContext) -> int:
     from bench.evals.retrieval_eval import evaluate_retrieval
 
+    if args.cross:
+        from bench.evals.retrieval_cross import cross_validate, format_cross
+
+        say = None if args.json else ctx.print
+        report = cross_validate(
+            [Path(d) for d in args.set_dir],
+            like=ctx.library,
+            work=Path(args.keep_store) if args.keep_store else None,
+            fixed=_parse_overrides(args.option),
+            say=say,
+        )
+        return ctx.report(report, args.json, format_cross)
+    if len(args.set_dir) != 1:
+        raise InputError("several sets are evaluated together only with --cross", fix="add --cross")
     report = evaluate_retrieval(
-        Path(args.set_dir),
+        Path(args.set_dir[0]),
         like=ctx.library,
         keep=Path(args.keep_store) if args.keep_store else None,
         overrides=_parse_overrides(args.option),
@@ -98,12 +112,19 @@ def register(groups: CommandGroups) -> None:
     a = groups.eval.add_parser(
         "retrieval", help="evidence recall of search on an evaluation set (fresh store)"
     )
-    a.add_argument("set_dir", metavar="SET_DIR", help="a folder with corpus.jsonl and queries.jsonl")
+    a.add_argument(
+        "set_dir", metavar="SET_DIR", nargs="+", help="a folder with corpus.jsonl and queries.jsonl"
+    )
     a.add_argument("--json", action="store_true", help="machine-readable output")
+    a.add_argument(
+        "--cross",
+        action="store_true",
+        help="choose the ranking settings on all sets but one and report the one left out, for each set",
+    )
     a.add_argument(
         "--keep-store",
         metavar="DIR",
-        help="build the store in DIR and reuse it while the corpus is unchanged",
+        help="build the store in DIR and reuse it while the corpus is unchanged (with --cross: one per set)",
     )
     a.add_argument(
         "--option", action="append", metavar="NAME=VALUE", help="try a ranking option (repeatable)"

@@ -87,6 +87,7 @@ def run_queries(
     *,
     options: RankingOptions,
     modes: tuple[str, ...] = MODES,
+    scopes: tuple[str, ...] = SCOPES,
     progress: Progress | None = None,
     vectors: dict[str, tuple[np.ndarray, float]] | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -114,7 +115,7 @@ def run_queries(
                 vectors[q.id] = (vector, embed_ms)
         timings["embed_query"].append(embed_ms)
         as_of = _time_of_asking(q, last_note)
-        for scope_name in SCOPES:
+        for scope_name in scopes:
             scope = resolve_scope(
                 library, [q.project] if scope_name == "project" and q.project else None, None, None
             )
@@ -127,7 +128,7 @@ def run_queries(
                 rows[(mode, scope_name)].append((q.category, score_ranking(hits, set(q.evidence), external)))
         if progress is not None:
             progress((n + 1) / len(answerable))
-    results = {mode: {scope: _summary(rows[(mode, scope)]) for scope in SCOPES} for mode in modes}
+    results = {mode: {scope: _summary(rows[(mode, scope)]) for scope in scopes} for mode in modes}
     latency = {
         name: {"p50": round(percentile(v, 50), 2), "p95": round(percentile(v, 95), 2), "n": len(v)}
         for name, v in sorted(timings.items())

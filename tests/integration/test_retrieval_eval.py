@@ -72,3 +72,39 @@ def test_eval_retrieval_runs_on_a_few_consultant_queries_and_gives_the_json_shap
     assert report["latency_ms"]["hybrid/all"]["p95"] >= report["latency_ms"]["hybrid/all"]["p50"] > 0
     text = "\n".join(format_report(report))
     assert "recall@400" in text and "hybrid" in text and "consultant-small" in text
+
+
+def _first_queries(tmp_path: Path, name: str, count: int) -> Path:
+    source = eval_set(name)
+    small = tmp_path / f"{name}-small"
+    small.mkdir()
+    (small / "corpus.jsonl").symlink_to(source / "corpus.jsonl")
+    lines = [line for line in (source / "queries.jsonl").read_text("utf-8").splitlines() if line.strip()]
+    (small / "queries.jsonl").write_text("\n".join(lines[:count]) + "\n", "utf-8")
+    return small
+
+
+@pytest.mark.slow
+@pytest.mark.eval
+def test_eval_retrieval_cross_chooses_each_sets_setting_on_the_other_sets(tmp_path: Path) -> None:
+    require_models()
+    sets = [_first_queries(tmp_path, "consultant-dev", 6), _first_queries(tmp_path, "consultant-dev-2", 6)]
+    result = run("eval", "retrieval", *map(str, sets), "--cross", "--json")
+    assert result.code == 0, result.err
+    report = result.json()
+    grid = report["grid"]
+    assert grid[0]["name"] == "defaults" and len(grid) > 1
+    folds = {f["held_out"]: f for f in report["folds"]}
+    assert set(folds) == {"consultant-dev-small", "consultant-dev-2-small"}
+    for held, fold in folds.items():
+        other = next(n for n in folds if n != held)
+        # The setting is the best on the OTHER set (earliest on ties), whatever it does on this one.
+        best = max(row["recall@400"][other] for row in grid)
+        chosen = next(row for row in grid if row["name"] == fold["chosen"]["name"])
+        assert chosen["recall@400"][other] == best
+        assert grid.index(chosen) == min(i for i, row in enumerate(grid) if row["recall@400"][other] == best)
+        assert fold["hybrid"]["recall@400"] == chosen["recall@400"][held]
+    assert report["mean"]["hybrid"]["recall@400"] == pytest.approx(
+        sum(f["hybrid"]["recall@400"] for f in folds.values()) / 2, abs=1e-4
+    )
+    assert run("eval", "retrieval", *map(str, sets)).code == 1  # several sets need --cross
