@@ -1,23 +1,35 @@
 """Self-corrections inside a recording: the words taken back, linked to the words that replace them.
 
-"Thursday the 12th, no, sorry, Friday the 13th of March", "six clinics, well, seven actually",
-"Montag, nein, warte, ich meinte Mittwoch". A correction is a cue ("no, sorry", "oh wait, I
-actually meant", "scratch that", "correction", "Korrektur", "nein, warte", "ich meinte", ...)
-between two phrases. Strong cues ("wait", "scratch that", "I meant", "correction") link whatever
-they follow; weak ones ("no", "sorry", "actually", "I mean"), which are also ordinary words, only
-when both sides hold a value of the same kind that differs (two numbers, two dates, two names).
+"Thursday the 12th, no, sorry, Friday the 13th of March", "four lines, scratch that, five lines".
+Two readers, and a correction found by either is reported once:
+- The cue rules (every sentence; the only reader of German ones, which have no English parse and
+  which the tagger was not trained on): a cue ("no, sorry", "scratch that", "I meant", "nein,
+  warte", "ich meinte", "Korrektur", ...) between two phrases. Strong cues link whatever they
+  follow; weak ones ("no", "sorry", "actually", "I mean"), also ordinary words, only when both
+  sides hold a value of the same kind that differs (two numbers, two dates, two names).
+- The trained repair tagger (memory/text/repairs.py, a CRF trained on Disfl-QA) in English
+  sentences: it marks the replaced words, the editing marker and the repair, with no list of
+  cues. Disfl-QA holds questions that nearly all contain a repair, so in long dictated prose the
+  tagger alone also reads ordinary speech as repairs; a repair it finds is a correction only with
+  evidence beside it (`_accepted`): its confidence (the CRF's marginal probability that every
+  replaced and marker word is taken back) of at least MIN_CONFIDENCE, and both sides holding a
+  differing value of the same kind. The replaced words are cut to their clause (a correction
+  replaces a phrase), from the wrong value on.
 The raw transcript keeps both sides; facts and answers use the correcting words.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
 from memory.store.store import Store, now_iso
 from memory.text.dates import NUMBER_WORDS, WEEKDAYS
-from memory.text.doc import Doc, Span
+from memory.text.doc import Doc, Sentence, Span
 from memory.text.entities import sentence_entities
+from memory.text.fact_parse import parsed
+from memory.text.repairs import NO_POS, Repair, find_repairs, parts_of_speech, tokenise
 
 _FILLER = r"(?:oh|um|uh|äh|ähm|well|so|okay)"
 _CORE = (
@@ -119,10 +131,10 @@ def _match(left: str, right: str, doc: Doc) -> tuple[str, int, int] | None:
     return None
 
 
-def _well_actually(doc: Doc) -> list[Correction]:
+def _well_actually(doc: Doc, sentences: list[Sentence]) -> list[Correction]:
     """ "six clinics, well, seven actually": the cue wraps the correcting words."""
     found = []
-    for sentence in doc.sentences:
+    for sentence in sentences:
         for m in _WELL_ACTUALLY.finditer(doc.text, sentence.start, sentence.end):
             left_a, left_b = _left_phrase(doc, m.start("run"), sentence.start)
             matched = _match(doc.text[left_a:left_b], m.group("right"), doc)
@@ -138,9 +150,10 @@ def _well_actually(doc: Doc) -> list[Correction]:
     return found
 
 
-def find_corrections(doc: Doc) -> list[Correction]:
-    found: list[Correction] = _well_actually(doc)
-    for sentence in doc.sentences:
+def _cue_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]:
+    """The cue rules' corrections in `sentences`: a cue between two phrases (see the module doc)."""
+    found: list[Correction] = _well_actually(doc, sentences)
+    for sentence in sentences:
         for m in _CUE_RUN.finditer(doc.text, sentence.start, sentence.end):
             run = m.group("run")
             strong = bool(_STRONG.search(run))
@@ -170,6 +183,88 @@ def find_corrections(doc: Doc) -> list[Correction]:
             found.append(
                 Correction(run.strip(" ,"), doc.span(left_a, left_b), doc.span(right_a, right_b), kind)
             )
+    return found
+
+
+# A repair the tagger finds is a correction when the tagger is at least this sure of it and both
+# sides hold a differing value of the same kind. Chosen leave-one-set-out on the consultant sets
+# (`verbatim eval corrections SET_DIR` reports every threshold; docs/benchmarks.md).
+MIN_CONFIDENCE = 0.5
+
+
+def _accepted(repair: Repair, kind: str, min_confidence: float) -> bool:
+    # A bare "or" between two values is a choice in prose ("Monday or Tuesday"), though Disfl-QA's
+    # speakers use it as an editing term ("What year or who founded ...").
+    choice = repair.marker_text.lower() == "or"
+    return kind != "words" and repair.confidence >= min_confidence and not choice
+
+
+def repair_candidates(doc: Doc) -> list[tuple[Repair, Correction]]:
+    """Every repair the tagger finds in the doc's English sentences, as a correction (kind "words"
+    when the two sides hold no differing values of one kind), before `_accepted` judges it. The
+    parts of speech come from the note's one shared parse (memory/text/fact_parse.parsed)."""
+    reader = parsed(doc)
+    tokens = tokenise(doc.text)
+    pos = [NO_POS] * len(tokens)
+    english: list[Sentence] = []
+    starts = [t[1] for t in tokens]
+    for sentence in doc.sentences:
+        read = reader.sentence(sentence)
+        if read.language != "en" or read.tokens is None:
+            continue
+        english.append(sentence)
+        a = bisect.bisect_left(starts, sentence.start)
+        b = bisect.bisect_left(starts, sentence.end)
+        pos[a:b] = parts_of_speech(tokens[a:b], read.tokens, sentence.start)
+    if not english:
+        return []
+    out = []
+    for repair in find_repairs(doc.text, pos):
+        sentence = doc.sentence_at(repair.replaced[0])
+        if sentence not in english or repair.displaced:
+            continue
+        if not repair.marker_text and not _retraced(repair, doc):
+            continue  # no editing term and no retrace: a restart of plain prose, not a repair
+        # a correction replaces a phrase: the replaced words of the clause before the marker
+        wrong_a, wrong_b = _left_phrase(doc, repair.replaced[1], max(repair.replaced[0], sentence.start))
+        right_a, right_b = _right_phrase(doc, repair.repair[0], doc.sentence_at(repair.repair[0]).end)
+        if not doc.text[wrong_a:wrong_b].strip():
+            continue
+        matched = _match(doc.text[wrong_a:wrong_b], doc.text[right_a:right_b], doc)
+        kind = "words"
+        right_end = repair.repair[1]
+        if matched is not None:
+            kind, wrong_at, right_at = matched
+            wrong_a += wrong_at  # from the wrong value on
+            right_end = max(right_end, right_a + right_at)  # as far as the right value reaches
+        marker = repair.marker_text or "(retraced)"
+        out.append(
+            (
+                repair,
+                Correction(marker, doc.span(wrong_a, wrong_b), doc.span(repair.repair[0], right_end), kind),
+            )
+        )
+    return out
+
+
+def _retraced(repair: Repair, doc: Doc) -> bool:
+    """The repair starts with the word the replaced words start with ("on the 3rd, on the 4th"):
+    a speaker who repairs without an editing term goes back to where the slip began."""
+    first = doc.text[repair.replaced[0] : repair.replaced[1]].lower().split()[:1]
+    again = doc.text[repair.repair[0] : repair.repair[1]].lower().split()[:1]
+    return bool(first) and first == again
+
+
+def find_corrections(doc: Doc, min_confidence: float = MIN_CONFIDENCE) -> list[Correction]:
+    """The recording's self-corrections: the cue rules' in every sentence, and the tagger's in
+    English ones where the rules found none (`min_confidence`: see MIN_CONFIDENCE)."""
+    found = _cue_corrections(doc, doc.sentences)
+    for repair, c in repair_candidates(doc):
+        if not _accepted(repair, c.kind, min_confidence):
+            continue
+        if any(c.wrong.start < o.right.end and o.wrong.start < c.right.end for o in found):
+            continue  # the rules already read this one
+        found.append(c)
     return sorted(found, key=lambda c: c.wrong.start)
 
 

@@ -1,0 +1,284 @@
+"""Train the self-repair tagger of memory/text/repairs.py on Disfl-QA train (CC BY 4.0).
+
+    python -m bench.train_repair_tagger [--train PATH] [--out PATH] [--folds N]
+
+Labels come from the pairs themselves: the disfluent and the fluent words (lower-cased, letters
+and digits only) are aligned with difflib.
+- When the fluent words are the disfluent ones with some left out, the words left out are taken
+  back; each left-out stretch is shifted left while the word before it equals its last word, and
+  its longest tail of marker words (repairs.MARKER_WORDS / MARKER_PHRASES) is the marker (M), the
+  rest replaced (R).
+- Otherwise, when moving a stretch that follows a marker into the place of an earlier stretch
+  (and leaving words out as above) gives the fluent words, that is a displaced repair: the earlier
+  stretch is S, the words between the marker and it are M, the moved stretch P.
+- Other pairs (rewordings: "type" -> "types", reordered questions) are left out of training.
+- Every fluent sentence is a training sequence too, all its words kept: without them the tagger
+  learns that every sentence holds a repair (in Disfl-QA nearly every disfluent one does).
+
+Hyper-parameters (L1 and L2 weights, repairs.NEIGHBOUR_REACH) are chosen by K-fold cross-validation
+inside the training file on the exact match of the meant reading (ties: replaced-word F1, then the
+smaller model); the final model is then trained on all of it. `--c1/--c2` skip the search.
+Deterministic: fixed folds (by position), L-BFGS, one thread.
+`--markers` prints the marker words and phrases as derived from the data instead of training.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pycrfsuite
+
+from bench.evals.corrections_eval import score_pairs
+from bench.repair_labels import deletions, keys, labels_of
+from memory.text import nlp
+from memory.text.nlp import language_of
+from memory.text.repairs import (
+    KEEP,
+    MARKER_PHRASES,
+    MARKER_WORDS,
+    NEIGHBOUR_REACH,
+    NO_POS,
+    apply_repairs,
+    parts_of_speech,
+    read_labels,
+    segments,
+    tag,
+    token_features,
+    tokenise,
+)
+
+Item = tuple[str, list[str]]
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_TRAIN = REPO.parent / "shared" / "eval" / "disflqa-dev" / "train.jsonl"
+DEFAULT_OUT = REPO / "memory" / "text" / "repair_tagger.crfsuite"
+Setting = tuple[float, float, int]  # (L1 weight, L2 weight, repairs.NEIGHBOUR_REACH)
+# L1 keeps the model small; the reach is how many words either side a word fully sees.
+GRID: list[Setting] = [(1.0, 0.01, 1), (1.0, 0.01, 2), (0.3, 0.01, 2), (1.0, 0.01, 3)]
+MAX_ITERATIONS = 300
+
+
+def read_jsonl(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def training_items(pairs: Sequence[dict[str, str]], labels: Sequence[list[str] | None]) -> list[Item]:
+    """The labelled disfluent sentences, then every fluent sentence with all its words kept."""
+    items = [(p["disfluent"], y) for p, y in zip(pairs, labels, strict=True) if y]
+    return items + [(p["fluent"], [KEEP] * len(tokenise(p["fluent"]))) for p in pairs]
+
+
+def parts_of_speech_of(texts: Iterable[str]) -> dict[str, list[str]]:
+    """Each text's words' parts of speech, as `repairs.english_parts_of_speech` gives them, read in
+    one batch (the dependency parser and the entity recogniser do not change the tags: left out)."""
+    wanted = sorted(set(texts))
+    english = [t for t in wanted if language_of(t) == "en"]
+    out = {t: [NO_POS] * len(tokenise(t)) for t in wanted}
+    docs = nlp.english().pipe(english, disable=["parser", "ner", "lemmatizer"], batch_size=256)
+    for text, doc in zip(english, docs, strict=True):
+        out[text] = parts_of_speech(tokenise(text), doc)
+    return out
+
+
+def sequences(
+    items: Sequence[Item], pos: dict[str, list[str]], reach: int
+) -> list[tuple[list[list[str]], list[str]]]:
+    """CRF training sequences, cut the same way as at tagging time."""
+    out = []
+    for text, labels in items:
+        toks = tokenise(text)
+        tags = pos[text]
+        for a, b in segments(text, toks):
+            out.append((token_features(text, toks[a:b], tags[a:b], reach), labels[a:b]))
+    return out
+
+
+def train(items: Sequence[Item], pos: dict[str, list[str]], out: Path, setting: Setting) -> None:
+    c1, c2, reach = setting
+    trainer = pycrfsuite.Trainer(verbose=False)
+    for xseq, yseq in sequences(items, pos, reach):
+        trainer.append(xseq, yseq)
+    trainer.set_params(
+        {
+            "c1": c1,
+            "c2": c2,
+            "max_iterations": MAX_ITERATIONS,
+            "feature.possible_transitions": True,
+            "feature.possible_states": False,
+            "feature.minfreq": 1,
+        }
+    )
+    trainer.train(str(out))
+
+
+def reader_of(
+    model: Path, pos: dict[str, list[str]] | None = None, reach: int = NEIGHBOUR_REACH
+) -> Callable[[str], str]:
+    """Disfluent text -> meant reading by the model file `model` (trained with `reach`); `pos`:
+    parts of speech known beforehand by text (parts_of_speech_of), else the pipeline reads each."""
+    tagger = pycrfsuite.Tagger()
+    tagger.open(str(model))
+
+    def reading(text: str) -> str:
+        toks = tokenise(text)
+        if not toks:
+            return text
+        known = pos.get(text) if pos is not None else None
+        labels = tag(text, toks, tagger=tagger, pos=known, reach=reach)
+        return apply_repairs(text, *read_labels(text, toks, labels))
+
+    return reading
+
+
+def _fold(args: tuple[list[Item], list[dict[str, str]], dict[str, list[str]], Setting]) -> dict[str, float]:
+    items, held_out, pos, setting = args
+    with tempfile.TemporaryDirectory() as tmp:
+        model = Path(tmp) / "fold.crfsuite"
+        train(items, pos, model, setting)
+        report = score_pairs(held_out, reader_of(model, pos, setting[2]), kinds_too=False)
+        size = model.stat().st_size
+        return {"exact_match": report["exact_match"], "f1": report["replaced_f1"], "bytes": size}
+
+
+def cross_validate(
+    pairs: list[dict[str, str]],
+    labels: list[list[str] | None],
+    pos: dict[str, list[str]],
+    folds: int,
+    workers: int,
+) -> list[dict[str, Any]]:
+    """Mean held-out figures of each GRID setting; fold k holds the pairs at positions i % folds == k.
+    Training folds use training_items; held-out folds are scored on all their pairs."""
+    jobs = []
+    for setting in GRID:
+        for k in range(folds):
+            held = [p for i, p in enumerate(pairs) if i % folds == k]
+            rest = [i for i in range(len(pairs)) if i % folds != k]
+            items = training_items([pairs[i] for i in rest], [labels[i] for i in rest])
+            jobs.append((items, held, pos, setting))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        results = list(pool.map(_fold, jobs))
+    table = []
+    for g, (c1, c2, reach) in enumerate(GRID):
+        rows = results[g * folds : (g + 1) * folds]
+        table.append(
+            {
+                "c1": c1,
+                "c2": c2,
+                "reach": reach,
+                "exact_match": sum(r["exact_match"] for r in rows) / folds,
+                "f1": sum(r["f1"] for r in rows) / folds,
+                "bytes": sum(r["bytes"] for r in rows) / folds,
+            }
+        )
+    return table
+
+
+def derive_markers(pairs: Sequence[dict[str, str]], min_count: int = 8, min_ratio: float = 0.8) -> list[str]:
+    """Words and phrases (up to 3 words) that end a left-out stretch right before kept words at least
+    `min_count` times and are left out in at least `min_ratio` of their occurrences."""
+    ends: Counter[str] = Counter()
+    removed: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    for p in pairs:
+        lower = [w.lower() for w, _, _ in tokenise(p["disfluent"])]
+        mask = deletions(keys(p["disfluent"]), keys(p["fluent"]))
+        if mask is None:
+            continue
+        for size in (1, 2, 3):
+            for i in range(len(lower) - size + 1):
+                gram = " ".join(lower[i : i + size])
+                total[gram] += 1
+                removed[gram] += all(mask[i : i + size])
+                end = i + size
+                if all(mask[i:end]) and end < len(mask) and not mask[end]:
+                    ends[gram] += 1
+    found = [g for g, c in ends.items() if c >= min_count and removed[g] >= min_ratio * total[g]]
+    words = {g for g in found if " " not in g}
+    # A phrase is one when it is not just marker words in a row and its first word is itself
+    # mostly left out ("i mean", "make that", "want to know"; not "did no", "when was er").
+    phrases = [
+        g
+        for g in found
+        if " " in g and not set(g.split()) <= words and removed[g.split()[0]] >= 0.6 * total[g.split()[0]]
+    ]
+    # ... and not two of them in a row ("actually i mean", "no make that").
+    shorter = set(phrases) | words
+    phrases = [
+        g
+        for g in phrases
+        if not any(
+            " ".join(g.split()[:k]) in shorter and " ".join(g.split()[k:]) in shorter
+            for k in range(1, len(g.split()))
+        )
+    ]
+    return sorted(words) + sorted(phrases)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.train_repair_tagger", description=(__doc__ or "").split("\n")[0]
+    )
+    parser.add_argument("--train", type=Path, default=DEFAULT_TRAIN)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--folds", type=int, default=3, help="cross-validation folds (0: no search)")
+    parser.add_argument("--c1", type=float, help="skip the search: this L1 weight (with --c2)")
+    parser.add_argument("--c2", type=float)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--markers", action="store_true", help="print the marker words the data gives")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    pairs = read_jsonl(args.train)
+    if args.markers:
+        print("\n".join(derive_markers(pairs)))
+        return 0
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        labels = list(pool.map(labels_of, pairs, chunksize=64))
+    derived = derive_markers(pairs)
+    if derived != sorted(MARKER_WORDS) + sorted(" ".join(p) for p in MARKER_PHRASES):
+        print("note: the data gives other marker words than repairs.MARKER_WORDS/PHRASES:", file=sys.stderr)
+        print("  " + " | ".join(derived), file=sys.stderr)
+    items = training_items(pairs, labels)
+    pos = parts_of_speech_of([p["disfluent"] for p in pairs] + [p["fluent"] for p in pairs])
+    print(f"{len(pairs)} pairs, {sum(y is not None for y in labels)} labelled", file=sys.stderr)
+    setting: Setting = (1.0, 0.01, NEIGHBOUR_REACH)
+    if args.c1 is not None and args.c2 is not None:
+        setting = (args.c1, args.c2, NEIGHBOUR_REACH)
+    elif args.folds >= 2:
+        table = cross_validate(pairs, labels, pos, args.folds, args.workers)
+        for row in table:
+            print(
+                f"c1={row['c1']:<5} c2={row['c2']:<5} reach {row['reach']}"
+                f"  exact match {row['exact_match']:.2%}  F1 {row['f1']:.3f}"
+                f"  model {row['bytes'] / 1e6:.2f} MB",
+                file=sys.stderr,
+            )
+        best = max(table, key=lambda r: (round(r["exact_match"], 3), round(r["f1"], 3), -r["bytes"]))
+        setting = (best["c1"], best["c2"], best["reach"])
+        print(f"chosen c1={setting[0]} c2={setting[1]} reach={setting[2]}", file=sys.stderr)
+        if setting[2] != NEIGHBOUR_REACH:
+            print(
+                f"the chosen reach differs from repairs.NEIGHBOUR_REACH ({NEIGHBOUR_REACH}): set it to"
+                f" {setting[2]} and train again (the shipped model must match the module)",
+                file=sys.stderr,
+            )
+            return 1
+    train(items, pos, args.out, setting)
+    print(
+        f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - started:.0f} s",
+        file=sys.stderr,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,67 @@
+"""Consolidation's self-corrections read by the shipped repair tagger (memory/consolidate/corrections.py),
+on hand-made sentences (not from the evaluation notes), no mocks."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.consolidate.corrections import MIN_CONFIDENCE, find_corrections, repair_candidates
+from memory.store.recordings import Segment
+from memory.text.doc import Doc
+
+
+def doc_of(*texts: str) -> Doc:
+    segments = [
+        Segment(i + 1, 1, i, None, i * 5.0, i * 5.0 + 4.5, None, t, t, False) for i, t in enumerate(texts)
+    ]
+    return Doc(segments, "2026-03-02T09:00:00")
+
+
+@pytest.mark.parametrize(
+    ("text", "wrong", "right", "kind"),
+    [
+        # "make that" is no cue of the rules: only the tagger reads it
+        ("We ordered 120 chairs, make that 140, for the hall.", "120 chairs", "140", "number"),
+        ("The go-live is the 6th, no wait, the 13th.", "the 6th", "the 13th", "date"),
+    ],
+)
+def test_a_repair_becomes_a_correction_with_the_exact_words(
+    text: str, wrong: str, right: str, kind: str
+) -> None:
+    [c] = find_corrections(doc_of(text))
+    assert (c.wrong.text, c.right.text, c.kind) == (wrong, right, kind)
+    assert text[c.wrong.seg_start : c.wrong.seg_start + len(c.wrong.text)] == wrong  # raw offsets
+
+
+def test_the_tagger_is_sure_of_a_marked_repair() -> None:
+    [(repair, correction)] = repair_candidates(doc_of("We ordered 120 chairs, make that 140, for the hall."))
+    assert repair.marker_text == "make that"
+    assert repair.confidence >= MIN_CONFIDENCE
+    assert correction.kind == "number"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No, that is not what the board wants, they want to keep the old layout.",
+        "Sorry, I am late with this note, the meeting was on Friday.",
+        "We have 12 rooms and 40 desks, and the lease ends in May.",
+        "I just want to ask them whether Monday or Tuesday suits the trainers.",
+    ],
+)
+def test_plain_speech_holds_no_corrections(text: str) -> None:
+    assert find_corrections(doc_of(text)) == []
+
+
+def test_a_repair_without_values_of_one_kind_is_not_a_correction() -> None:
+    """The tagger may read "the red, sorry, the blue folder" as a repair; with no value on either
+    side there is no evidence beside it, so consolidation reports nothing."""
+    text = "Put the contracts in the red, sorry, the blue folder on the shelf."
+    assert all(c.kind == "words" for _, c in repair_candidates(doc_of(text)))
+    assert find_corrections(doc_of(text)) == []
+
+
+def test_a_german_note_keeps_the_cue_rules() -> None:
+    [c] = find_corrections(doc_of("Der Termin ist am Montag, nein, warte, ich meinte Mittwoch."))
+    assert (c.wrong.text, c.right.text.split()[0]) == ("Montag", "Mittwoch")
+    assert repair_candidates(doc_of("Der Termin ist am Montag, nein, warte, ich meinte Mittwoch.")) == []
