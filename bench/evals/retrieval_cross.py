@@ -44,6 +44,8 @@ GRID: tuple[tuple[str, Setting], ...] = (
     ("no recency", {"recency_lambda": 0.0}),
     ("whole chunks", {"passage_words": 0}),
     ("no segment share", {"segment_weight": 0.0}),
+    ("spread over notes", {"same_recording_penalty": 0.2}),
+    ("spread over projects", {"same_project_penalty": 0.2}),
 )
 
 

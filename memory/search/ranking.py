@@ -32,6 +32,7 @@ class RankingOptions:
     segment_weight: float = 0.5  # share of a passage's relevance given by its best segment's cosine
     rerank_depth: int = 40  # chunks turned into passages (the rest cannot reach the top k)
     same_recording_penalty: float = 0.0  # each earlier passage of a recording lowers its next by this share
+    same_project_penalty: float = 0.0  # ... and each earlier passage of its project (0: off)
     # Keyword search leaves out words in more of the passages than this (term_stats): at 0.5 the
     # ranking is unchanged (BM25 gives them no weight); lower is faster but measurably worse.
     common_share: float = 0.5
@@ -144,21 +145,29 @@ def with_recency(
     return score * weight, {**components, "recency": weight, "age_days": round(age, 3)}
 
 
-def diversify(hits: Sequence[Hit], penalty: float) -> list[Hit]:
+def diversify(hits: Sequence[Hit], penalty: float, project_penalty: float = 0.0) -> list[Hit]:
     """Best first, where each passage's score is lowered by `penalty` for every better passage
-    already taken from its recording: a question about two notes gets both, not five pieces of one.
-    The scores themselves are left as they are (the order carries the penalty)."""
-    if penalty <= 0:
+    already taken from its recording, and by `project_penalty` for every one from its project: a
+    question about two notes (or two clients) gets both, not five pieces of one. The scores
+    themselves are left as they are (the order carries the penalty)."""
+    if penalty <= 0 and project_penalty <= 0:
         return list(hits)
     remaining = list(hits)
     taken: dict[int, int] = {}
+    in_project: dict[int, int] = {}
+
+    def lowered(hit: Hit) -> float:
+        return (
+            hit.score
+            * (1 - penalty) ** taken.get(hit.recording_id, 0)
+            * (1 - project_penalty) ** in_project.get(hit.project_id, 0)
+        )
+
     out: list[Hit] = []
     while remaining:
-        best = max(
-            range(len(remaining)),
-            key=lambda i: remaining[i].score * (1 - penalty) ** taken.get(remaining[i].recording_id, 0),
-        )
+        best = max(range(len(remaining)), key=lambda i: lowered(remaining[i]))
         hit = remaining.pop(best)
         taken[hit.recording_id] = taken.get(hit.recording_id, 0) + 1
+        in_project[hit.project_id] = in_project.get(hit.project_id, 0) + 1
         out.append(hit)
     return out

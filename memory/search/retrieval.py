@@ -259,7 +259,9 @@ def retrieve(store: Store, query: Query, scope: Scope) -> list[Hit]:
     passages.sort(key=lambda h: (-h.score, h.chunk_id))
     if options.link_share > 0 and query.mode == "hybrid":
         passages, pool = _with_connected(store, query, scope, text, passages, pool, use_vectors)
-    return diversify(without_overlap(passages, pool), options.same_recording_penalty)[: query.k]
+    return diversify(
+        without_overlap(passages, pool), options.same_recording_penalty, options.same_project_penalty
+    )[: query.k]
 
 
 def _candidates(
