@@ -7,7 +7,7 @@ import sys
 
 from app.commands import CliContext, CommandGroups
 from app.ingest.indexing import index_pending
-from app.search import search
+from app.search import cut_where_relevance_falls, search
 from memory.search.index import index_stats
 from memory.store.clock import parse_time
 
@@ -26,6 +26,8 @@ def _search(args: argparse.Namespace, ctx: CliContext) -> int:
         until=args.until,
         mode=args.mode,
     )
+    if not args.all:
+        hits = cut_where_relevance_falls(hits)
     if args.json:
         ctx.print_json({"query": args.query, "mode": args.mode, "hits": [h.to_json() for h in hits]})
         return 0
@@ -83,7 +85,12 @@ def register(groups: CommandGroups) -> None:
     a = groups.top.add_parser("search", help="find passages by words and meaning, newest weighted up")
     a.add_argument("query", help="words to look for (any text; quotes and operators are just words)")
     a.add_argument("--project", action="append", metavar="P", help="only this project (repeat for several)")
-    a.add_argument("--k", type=int, default=10, help="how many passages (default 10)")
+    a.add_argument("--k", type=int, default=10, help="how many passages at most (default 10)")
+    a.add_argument(
+        "--all",
+        action="store_true",
+        help="all k passages, also those scoring far below the best (by default they are left out)",
+    )
     a.add_argument("--as-of", metavar="ISO", help="time of asking for recency (default now)")
     a.add_argument("--since", metavar="DATE", help="only notes spoken at or after this date/time")
     a.add_argument("--until", metavar="DATE", help="only notes spoken up to this date (whole day)")

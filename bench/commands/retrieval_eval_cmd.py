@@ -60,6 +60,18 @@ def _eval_retrieval(args: argparse.Namespace, ctx: CliContext) -> int:
     return ctx.report(report, args.json, format_report)
 
 
+def _eval_search_cut(args: argparse.Namespace, ctx: CliContext) -> int:
+    from bench.evals.search_cut import cross_validate, format_cut
+
+    report = cross_validate(
+        [Path(d) for d in args.set_dir],
+        like=ctx.library,
+        work=Path(args.keep_store) if args.keep_store else None,
+        say=None if args.json else ctx.print,
+    )
+    return ctx.report(report, args.json, format_cut)
+
+
 def format_report(report: dict[str, Any]) -> list[str]:
     info = report["sets"][0]
     lines = [
@@ -130,6 +142,14 @@ def register(groups: CommandGroups) -> None:
         "--option", action="append", metavar="NAME=VALUE", help="try a ranking option (repeatable)"
     )
     a.set_defaults(handler=_eval_retrieval)
+
+    a = groups.eval.add_parser(
+        "search-cut", help="where search results stop (a share of the best score), leave one set out"
+    )
+    a.add_argument("set_dir", metavar="SET_DIR", nargs="+", help="two or more evaluation sets")
+    a.add_argument("--keep-store", metavar="DIR", help="build each set's store in DIR and reuse it")
+    a.add_argument("--json", action="store_true", help="machine-readable output")
+    a.set_defaults(handler=_eval_search_cut)
 
     a = groups.bench.add_parser(
         "search", help="hybrid search latency on a synthetic store vs numpy brute force"

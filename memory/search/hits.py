@@ -20,6 +20,9 @@ class Hit:
     segment_ids: list[int]  # the raw segments the passage covers, in order
     score: float  # final score after fusion and recency; higher is better
     components: dict[str, float] = field(default_factory=dict)  # e.g. bm25_rank, vector_rank, recency
+    # Where in the passage the query matched best (its centre segment's start), when known: search
+    # results open there rather than at the passage's first words.
+    matched_at: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -216,7 +216,10 @@ def _passage(
         relevance = (1 - segment_weight) * relevance + segment_weight * max(best, 0.0)
     components["chunk_relevance"] = a.hit.score
     components["relevance"] = relevance
-    return _with_segments(replace(a.hit, score=relevance, components=components), chosen)
+    matched_at = a.segments[centre].start
+    return _with_segments(
+        replace(a.hit, score=relevance, components=components, matched_at=matched_at), chosen
+    )
 
 
 def _with_segments(hit: Hit, segments: Sequence[Segment]) -> Hit:

@@ -108,3 +108,22 @@ def test_eval_retrieval_cross_chooses_each_sets_setting_on_the_other_sets(tmp_pa
         sum(f["hybrid"]["recall@400"] for f in folds.values()) / 2, abs=1e-4
     )
     assert run("eval", "retrieval", *map(str, sets)).code == 1  # several sets need --cross
+
+
+@pytest.mark.slow
+@pytest.mark.eval
+def test_eval_search_cut_chooses_each_sets_share_on_the_other_sets(tmp_path: Path) -> None:
+    require_models()
+    sets = [_first_queries(tmp_path, "consultant-dev", 6), _first_queries(tmp_path, "consultant-dev-2", 6)]
+    result = run("eval", "search-cut", *map(str, sets), "--json")
+    assert result.code == 0, result.err
+    report = result.json()
+    folds = {f["held_out"]: f for f in report["folds"]}
+    for held, fold in folds.items():
+        other = next(n for n in folds if n != held)
+        grid = report["grid"][other]
+        best = max(g["f2"] for g in grid.values())
+        assert grid[str(fold["chosen_share"])]["f2"] == best
+        assert fold["f2"] == report["grid"][held][str(fold["chosen_share"])]["f2"]
+        assert 0 <= fold["recall"] <= 1 and fold["shown"] >= 1
+    assert report["grid"][held]["0.0"]["recall"] == 1.0  # no cut keeps every passage it ranked

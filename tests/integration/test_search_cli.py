@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.library import Library
+from app.search import RESULTS_CUT
 from memory.search import index
 from tests.conftest import require_models
 from tests.support.cli import run
@@ -82,3 +83,16 @@ def test_index_makes_pending_recordings_searchable(library: Library) -> None:
     assert run("search", "Pritchard", "--json").json()["hits"][0]["project"] == "Millbrook"
     stats = run("index", "--json").json()["index"]
     assert stats == index.index_stats(library.store) and stats["embedded"] == stats["chunks"] > 0
+
+
+@pytest.mark.slow
+def test_search_stops_where_relevance_falls_away_unless_all_is_asked(notes: Library) -> None:
+    asked = ("search", "Who is the site engineer?", "--k", "8", "--json", "--as-of", "2026-06-01T09:00")
+    shown = run(*asked).json()["hits"]
+    every = run(*asked, "--all").json()["hits"]
+    assert len(every) == 3  # the library's three passages
+    assert 1 <= len(shown) < len(every)
+    best = shown[0]["score"]
+    assert all(h["score"] >= RESULTS_CUT * best for h in shown)
+    assert [h["chunk_id"] for h in shown] == [h["chunk_id"] for h in every[: len(shown)]]
+    assert "Owain Pritchard" in shown[0]["text"]

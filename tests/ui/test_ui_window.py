@@ -145,6 +145,10 @@ def test_search_marks_matches_and_opens_the_moment(window, qtbot, library, tmp_p
     qtbot.waitUntil(lambda: len(page.cards) >= 1, timeout=WAIT_MS)
     card = page.cards[0]
     assert card.place.project == "Atlas"
+    # The passage starts at "Morning notes." (0:00); the result opens at the sentence that matched.
+    assert card.place.start == 4.0
+    # The other note says nothing of Redis or caches worth showing: results stop where relevance falls.
+    assert [c.place.project for c in page.cards] == ["Atlas"]
     assert "font-weight:bold'>Redis</span>" in card.body.text()
     assert "Atlas" in card.citation.accessibleName()
     qtbot.mouseClick(card.citation, Qt.MouseButton.LeftButton)

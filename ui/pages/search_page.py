@@ -16,7 +16,11 @@ RESULTS = 20
 
 
 def place_of(hit: Hit) -> Place:
-    return Place(hit.project, hit.recording_id, hit.spoken_at, hit.start, hit.end, hit.title)
+    """Where a result opens: the sentence that matched when it is known, else the passage's start."""
+    start = hit.start
+    if hit.matched_at is not None and hit.start <= hit.matched_at <= hit.end:
+        start = hit.matched_at
+    return Place(hit.project, hit.recording_id, hit.spoken_at, start, hit.end, hit.title)
 
 
 class SearchPage(QWidget):
@@ -59,9 +63,10 @@ class SearchPage(QWidget):
         self._clear()
 
         def run() -> list[Hit]:
-            return search_service.search(
+            hits = search_service.search(
                 self.library, query, projects=[project] if project else None, k=RESULTS
             )
+            return search_service.cut_where_relevance_falls(hits)  # not every passage of the library
 
         def arrived(hits: list[Hit]) -> None:
             if generation == self._generation:
