@@ -188,6 +188,7 @@ def _longest_common_run(a: Sequence[str], b: Sequence[str]) -> tuple[int, int]:
 
 ALIGNED_WORDS = 4  # a model answer must copy this many words in a row to point at a sentence
 SHORT_ANSWER_WORDS = 3  # or be this short, with all its content words in one sentence
+COPIED_SHARE = 0.9  # a reading whose words are this share of one run of a passage is a copy of it
 
 
 @dataclass
@@ -231,9 +232,23 @@ class Labeller:
         if raw.complete and stated is not None:
             passage = self.by_number[stated.citations[0].passage]
             reading = _inferred_reading(raw.text, stated.text, passage, self.terms)
+            if reading and self._copies_a_passage(reading):
+                reading = None  # the passage's own words are never shown as the model's reading
             if reading:
                 out.append(Claim(reading, ClaimKind.INFERRED, list(stated.citations), "model"))
         return out
+
+    def _copies_a_passage(self, text: str) -> bool:
+        """Whether `text` is words of a shown passage, nearly all of it in one run: an excerpt, not
+        a reading (an "inferred" line must be the model's own words)."""
+        wanted = [t.norm for t in tokens(text)]
+        if not wanted:
+            return False
+        for source in self.sources.values():
+            run, _ = _longest_common_run(wanted, [t.norm for t in source.tokens])
+            if run >= min(ALIGNED_WORDS, len(wanted)) and run >= COPIED_SHARE * len(wanted):
+                return True
+        return False
 
     def _aligned(self, text: str) -> Claim | None:
         """The sentence a model's answer points at: the one holding the longest run of its words
