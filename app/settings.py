@@ -35,6 +35,8 @@ class Settings:
     ask_word_budget: int = 600
     live_transcript: bool = True
     input_device: str | None = None
+    # Where the import dialog opens: the folder of the last files imported through it.
+    last_import_folder: str | None = None
     # Daily backups kept in the data folder's backups/ (app.backup.daily); 0 turns them off.
     daily_backups_keep: int = 7
 

@@ -331,10 +331,24 @@ class MainWindow(Shell):
             event.acceptProposedAction()
             self.import_paths(paths)
 
+    def import_folder(self) -> str:
+        """Where the import dialog opens: the last folder imported from, else the home folder
+        (never the app's own working folder)."""
+        last = self.library.settings.last_import_folder
+        return last if last and Path(last).is_dir() else str(Path.home())
+
     def choose_files_to_import(self) -> None:
-        chosen, _ = QFileDialog.getOpenFileNames(self, "Import audio or transcripts")
+        chosen, _ = QFileDialog.getOpenFileNames(self, "Import audio or transcripts", self.import_folder())
         if chosen:
+            self.remember_import_folder(Path(chosen[0]).parent)
             self.import_paths([Path(p) for p in chosen])
+
+    def remember_import_folder(self, folder: Path) -> None:
+        def save() -> None:
+            self.library.settings.last_import_folder = str(folder)
+            self.library.save_settings()
+
+        self.ops.change(save, changes={Change.SETTINGS}, label="import folder")
 
     def import_paths(self, paths: list[Path]) -> None:
         project = self.current_project() or self.record_bar.chosen_project()

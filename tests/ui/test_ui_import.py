@@ -102,3 +102,19 @@ def test_background_jobs_show_with_progress_and_cancel(qtbot, library) -> None: 
     assert not panel.lines() and not panel.isVisible()
     win.close()
     qtbot.waitUntil(win.ops.is_idle, timeout=WAIT_MS)
+
+
+@pytest.mark.slow
+def test_the_import_dialog_opens_in_the_last_folder_used_else_home(window, qtbot, library, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from app.settings import Settings
+
+    assert window.import_folder() == str(Path.home())  # never the app's own working folder
+    folder = tmp_path / "dictations"
+    folder.mkdir()
+    window.remember_import_folder(folder)
+    qtbot.waitUntil(lambda: window.import_folder() == str(folder), timeout=WAIT_MS)
+    assert Settings.load(library.data_dir.settings_path).last_import_folder == str(
+        folder
+    )  # kept for next time
+    folder.rmdir()
+    assert window.import_folder() == str(Path.home())  # a folder since removed: home again
