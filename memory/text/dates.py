@@ -289,19 +289,7 @@ def find_dates(text: str, resolver: DateResolver, taken: Taken) -> list[Entity]:
         if not taken.free(start, m.end()) or (m.group("m") == "may"):
             continue
         taken.take(start, m.end())
-        month = MONTHS[m.group("m").lower()]
-        year = resolver.today.year + (1 if month < resolver.today.month - 6 else 0)
-        found.append(
-            Entity(
-                "date",
-                m.group(0),
-                m.start(),
-                m.end(),
-                f"{year:04d}-{month:02d}",
-                grain="month",
-                explicit=True,
-            )
-        )
+        found.append(_month_entity(m, resolver, None))
     for m in _YEAR.finditer(text):
         if taken.free(m.start(), m.end()):
             taken.take(m.start(), m.end())
@@ -378,6 +366,13 @@ def _month_year(resolver: DateResolver, month: int, year: str | None) -> int:
     return resolver.today.year + (1 if month < resolver.today.month - 6 else 0)
 
 
+def _month_entity(m: re.Match[str], resolver: DateResolver, year: str | None) -> Entity:
+    """A month said on its own or as a part ("in March", "Mitte Oktober"), of the year it is in."""
+    month = MONTHS[m.group("m").lower()]
+    value = f"{_month_year(resolver, month, year):04d}-{month:02d}"
+    return Entity("date", m.group(0), m.start(), m.end(), value, grain="month", explicit=True)
+
+
 def _quarter_dates(text: str, resolver: DateResolver, taken: Taken) -> list[Entity]:
     found = []
     for m in _QUARTER.finditer(text):
@@ -408,20 +403,8 @@ def _month_parts(text: str, resolver: DateResolver, taken: Taken) -> list[Entity
     for m in _MID_MONTH.finditer(text):
         if not taken.free(m.start("m"), m.end()) or (m.group("m").lower() == "may" and m.group("m") == "may"):
             continue
-        month = MONTHS[m.group("m").lower()]
-        year = _month_year(resolver, month, m.group("y"))
         taken.take(m.start(), m.end())
-        found.append(
-            Entity(
-                "date",
-                m.group(0),
-                m.start(),
-                m.end(),
-                f"{year:04d}-{month:02d}",
-                grain="month",
-                explicit=True,
-            )
-        )
+        found.append(_month_entity(m, resolver, m.group("y")))
     for m in _GERMAN_WEEK.finditer(text):
         if not taken.free(m.start(), m.end()):
             continue
