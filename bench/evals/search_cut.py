@@ -82,7 +82,7 @@ def cross_validate(
             keep = work / f"store-{s.name}" if work is not None else None
             built = stack.enter_context(temporary_library(s, like=like, keep=keep, consolidated=True))
             figures[s.name] = _measure(built.library, s)
-    folds = []
+    folds: list[dict[str, Any]] = []
     for held in names:
         others = [n for n in names if n != held]
         chosen = max(SHARES, key=lambda share: (mean([figures[n][share][CRITERION] for n in others]), -share))
