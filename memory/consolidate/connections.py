@@ -477,6 +477,8 @@ def template_rationale(c: Candidate, common_words: Sequence[str]) -> str:
         return f"Both notes name the same date ({said})."
     if kind == "amount":
         return f"Both notes name the same amount ({said})."
+    if kind == "name":  # what the name is, is not known: say the name, not a kind
+        return f"Both projects name {said}."
     if kind in _SAID:
         return f"Both projects name {_SAID[kind]}: {said}."
     if common_words:

@@ -45,6 +45,9 @@ def test_one_connection_per_shared_thing_and_pair_of_projects() -> None:
     chosen = choose([one, again, weak, both], dict(PRIOR), {})
     assert chosen == [both]  # the others share nothing it does not; a bare date is too weak
     assert "Tomasz Wilk" in template_rationale(both, [])
+    unknown = _candidate(4, 14, {"name": {"redis"}}, name=1)
+    # A name of unknown kind is said as itself, never as "the same name" or a guessed kind.
+    assert template_rationale(unknown, []) == "Both projects name Redis."
 
 
 def test_verdicts_reweight_the_signals(store: Store) -> None:
