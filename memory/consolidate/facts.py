@@ -503,11 +503,18 @@ def _statuses(ps: ParsedSentence) -> list[_Value]:
 
 # --- attribute, subject, change -------------------------------------------------------------------
 def _attribute(
-    ps: ParsedSentence, doc: Doc, v: _Value, clauses: list[tuple[int, int]], people: set[str]
+    ps: ParsedSentence,
+    doc: Doc,
+    v: _Value,
+    clauses: list[tuple[int, int]],
+    people: set[str],
+    skip: Sequence[tuple[int, int]] = (),
 ) -> tuple[str, set[str]]:
     """(the attribute as words, the stems it is matched on); who said or did it is not what the value
     is about ("Priya cut the hiring plan to two"). A clause whose subject is a pronoun ("the
-    languages have grown, it's now six") takes the nouns of the clause before."""
+    languages have grown, it's now six") takes the nouns of the clause before. `skip`: doc ranges
+    whose words never name the attribute: self-corrections' markers ("no wait", "sorry") and the
+    sentence's other values ("the 13th, the 6th is the board meeting")."""
     index = next((i for i, (a, b) in enumerate(clauses) if a <= v.start < b + 1), 0)
     clause = clauses[index]
     if ps.tokens is not None and (anchor := ps.anchor(v.start, v.end)) is not None:
@@ -535,6 +542,7 @@ def _attribute(
             ]
         if v.kind == "number":  # a bare number is what its nouns say it is ("four at launch, languages")
             chosen = [t for t in chosen if t.pos_ == "NOUN" or (t.pos_ == "PROPN" and t.i == 0)] or chosen
+        chosen = [w for w in chosen if not any(x <= ps.sentence.start + w.idx < y for x, y in skip)]
         # matched on lemmas ("users", "user"), shown as said ("data freeze", not "datum freeze")
         pairs = {word_of(t): word_of(t, surface=True) for t in chosen}
         pairs = {w: shown for w, shown in pairs.items() if len(w) > 2 and w not in STOPWORDS}
@@ -632,6 +640,9 @@ def rule_facts(
             for w in e.text.split()
         }
         taken_back = {id(v): v for v in values if overlaps(wrong, v.start, v.end)}
+        markers = [
+            (c.wrong.end, c.right.start) for c in corrections if sentence.start <= c.wrong.end < sentence.end
+        ]
         for v in values:
             if id(v) in taken_back:
                 continue
@@ -641,11 +652,17 @@ def rule_facts(
                 continue
             if v.kind == "name" and context_stems(v.text) & project_words:
                 continue  # "back to Wrenfield": a project named, not a value
-            reading = read_value(ps, v.start, v.end, negation_is_value=v.kind == "status")
+            repair = (
+                [(corrections[correction].wrong.start, corrections[correction].right.start)]
+                if correction is not None
+                else []
+            )
+            reading = read_value(ps, v.start, v.end, negation_is_value=v.kind == "status", taken_back=repair)
             if reading.assertion == Assertion.TENTATIVE:
                 continue
             index, clauses = _clause_bounds(sentence, v.start)
-            attribute, context = _attribute(ps, doc, v, clauses, people)
+            skip = markers + [(w.start, w.end) for w in values if w is not v]
+            attribute, context = _attribute(ps, doc, v, clauses, people, skip)
             if correction is not None:
                 v = _inherit(v, corrections[correction], list(taken_back.values()))
                 for w in taken_back.values():
@@ -654,7 +671,7 @@ def rule_facts(
                         w.start,
                         w.end,
                     ):
-                        wa, wc = _attribute(ps, doc, w, clauses, people)
+                        wa, wc = _attribute(ps, doc, w, clauses, people, markers)
                         attribute, context = wa or attribute, context | wc
             if v.kind in ("count", "status") and v.unit:
                 context.add(v.unit)

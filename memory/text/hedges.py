@@ -18,11 +18,16 @@ parse: the same cues are read by rules (for the whole sentence; a negation in th
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from memory.text.dates import word_list
 from memory.text.fact_parse import ParsedSentence, governor, parenthetical
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
 
 
 class Assertion(StrEnum):
@@ -133,11 +138,31 @@ def _clause_of(text: str, at: int) -> tuple[int, int]:
     return a, b
 
 
-def read_value(sentence: ParsedSentence, start: int, end: int, *, negation_is_value: bool = False) -> Reading:
+def read_value(
+    sentence: ParsedSentence,
+    start: int,
+    end: int,
+    *,
+    negation_is_value: bool = False,
+    taken_back: Sequence[tuple[int, int]] = (),
+) -> Reading:
     """How the sentence asserts the value at doc offsets [start, end). `negation_is_value`: a "not"
-    is part of the value ("the app is not in scope"), not a hedge."""
+    is part of the value ("the app is not in scope"), not a hedge. `taken_back`: doc ranges a
+    self-correction takes back, its marker included ("the 6th of June, no wait, "): their words
+    are not cues ("no wait" is a repair, not a negation)."""
     text = sentence.sentence.text
-    a, b = start - sentence.sentence.start, end - sentence.sentence.start
+    offset = sentence.sentence.start
+    if taken_back:  # the words meant: taken-back words and markers read as blanks
+        chars = list(text)
+        for x, y in taken_back:
+            for i in range(max(0, x - offset), min(len(chars), y - offset)):
+                chars[i] = " "
+        text = "".join(chars)
+    a, b = start - offset, end - offset
+
+    def counts(t: Token) -> bool:
+        return not any(x <= offset + t.idx < y for x, y in taken_back)
+
     for x, y, cue in sentence_hedges(text):
         if x <= a and b <= y:
             return Reading(Assertion.TENTATIVE, cue)
@@ -146,8 +171,10 @@ def read_value(sentence: ParsedSentence, start: int, end: int, *, negation_is_va
     anchor = sentence.anchor(start, end)
     if anchor is None:
         return _read_by_rules(text, a, b, "en")
-    path = sentence.path(anchor)
+    path = [t for t in sentence.path(anchor) if counts(t) or t is anchor]
     above = governor(path)
+    if above is not None and not counts(above):
+        above = None
     if above is not None and parenthetical(above, path[-1]):
         if above.lemma_.lower() in TENTATIVE_LEMMAS:
             return Reading(Assertion.TENTATIVE, above.text)  # "..., I think"
@@ -160,6 +187,8 @@ def read_value(sentence: ParsedSentence, start: int, end: int, *, negation_is_va
         if lemma in WISH_LEMMAS and t.pos_ in ("VERB", "ADJ"):
             wish = wish or t.text
         for child in t.children:
+            if not counts(child):
+                continue
             word = child.lower_
             if child.dep_ in ("aux", "auxpass") and child.tag_ == "MD" and word in TENTATIVE_MODALS:
                 return Reading(Assertion.TENTATIVE, child.text)

@@ -98,3 +98,25 @@ def test_the_notes_own_date_is_a_fact_only_after_its_header() -> None:
 def test_the_date_of_something_that_happened_is_marked() -> None:
     fact = by_value("I sent Hannah the revised plan on Thursday the 12th of February.")
     assert "~past" in fact["Thursday the 12th of February"].context
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute", "value"),
+    [
+        ("The kickoff is the 6th of June, no wait, the 13th.", "kickoff", "the 13th"),
+        ("The launch is the 4th of May, sorry, the 11th.", "launch", "the 11th"),
+        (
+            "The audit is on the 2nd of March, no wait, the 9th, the 2nd is the board meeting.",
+            "audit",
+            "the 9th",
+        ),
+    ],
+)
+def test_a_repair_marker_is_neither_a_negation_nor_part_of_the_attribute(
+    text: str, attribute: str, value: str
+) -> None:
+    """ "no wait" before the words meant once made the value tentative (a negation) and "wait" or
+    "sorry" a word of the attribute."""
+    facts = by_value(text)
+    assert facts[value].attribute == attribute and facts[value].kind == "stated"
+    assert all("wait" not in f.attribute and "sorry" not in f.attribute for f in facts.values())
