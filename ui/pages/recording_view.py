@@ -120,7 +120,9 @@ class RecordingView(QWidget):
         table.setAccessibleDescription("Enter or click plays from a line; F2 edits it.")
         table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked)
+        # A click plays from the line; editing is F2 (TranscriptTable.keyPressEvent) only: a
+        # double-click opened the editor on a line its first click had just started playing.
+        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         table.setWordWrap(True)
         table.setShowGrid(False)
         table.setAlternatingRowColors(True)

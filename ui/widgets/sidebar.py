@@ -102,9 +102,9 @@ class ProjectSidebar(QWidget):
         self.projects.setAccessibleName("Projects")
         self.projects.setAccessibleDescription("Choose a project to see its timeline. F2 renames.")
         self.projects.setItemDelegate(_ProjectDelegate(self.projects))
-        self.projects.setEditTriggers(
-            QAbstractItemView.EditTrigger.EditKeyPressed | QAbstractItemView.EditTrigger.SelectedClicked
-        )
+        # F2 or the context menu renames; a click on the project already selected does not (it
+        # started a rename when the user only meant to go back to the project's timeline).
+        self.projects.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed)
         self.projects.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.projects.customContextMenuRequested.connect(self.on_projects_context_menu)
         self.projects.currentItemChanged.connect(self.on_projects_current_changed)
