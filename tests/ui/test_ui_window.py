@@ -265,3 +265,22 @@ def test_clicking_the_selected_project_does_not_start_a_rename(window, qtbot) ->
     # there is no event for it not starting
     qtbot.wait(QApplication.doubleClickInterval() + 300)
     assert projects.state() != QAbstractItemView.State.EditingState
+
+
+@pytest.mark.slow
+def test_a_missing_microphone_is_said_once(window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QTextDocument
+    from PySide6.QtWidgets import QLabel
+
+    qtbot.waitUntil(lambda: window.readiness is not None, timeout=WAIT_MS)
+    if window.readiness.can_record:
+        pytest.skip("this machine has a microphone")
+    problem = window.readiness.microphone_problem or "No microphone found."
+
+    def shown(label: QLabel) -> str:
+        document = QTextDocument()
+        document.setHtml(label.text())
+        return document.toPlainText()
+
+    said = [shown(label) for label in window.findChildren(QLabel) if label.isVisible()]
+    assert sum(problem in text for text in said) == 1, said

@@ -76,8 +76,8 @@ class WelcomePage(QWidget):
         record_step = (
             "<b>Record</b> with the big button or <b>Ctrl+Shift+R</b>; the transcript appears as you speak."
             if mic_ok
-            else "<b>Record</b>: no microphone was found, so recording is off for now. "
-            "Connect one and it is picked up at the next start."
+            else "<b>Record</b>: recording is off for now (the banner above says why and how to fix"
+            " it). A microphone connected later is picked up at the next start."
         )
         steps = [
             "<b>Create a project</b> for each client or topic (Ctrl+N).",
@@ -97,10 +97,7 @@ class WelcomePage(QWidget):
                 f"<b>The models are not set up yet</b> ({names}). Transcription and answers need them; "
                 "setting them up takes a minute and needs no network."
             )
-        if readiness is not None and not readiness.can_record:
-            detail = escape(readiness.microphone_problem or "No microphone found.")
-            fix = escape(readiness.microphone_fix)
-            problems.append(f"<b>Microphone:</b> {detail}" + (f" {fix[0].upper()}{fix[1:]}." if fix else ""))
+        # The microphone's problem and its fix are the window's banner (one place, not two).
         warn = colours().warn
         self.problems.setText(
             "".join(f"<p><span style='color:{warn}'>⚠ Note:</span> {p}</p>" for p in problems)
