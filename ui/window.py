@@ -25,6 +25,7 @@ from app.project_service import Project
 from app.readiness import Readiness, check_readiness
 from app.recording_service import Recording, RecordingId
 from models.catalogue import SHIPPED, Role
+from models.errors import CancelledError
 from ui.consolidation_links import ConsolidationLinks
 from ui.dialogs.importer import importable, local_paths, summarise
 from ui.error_reporting import describe
@@ -116,6 +117,7 @@ class MainWindow(Shell):
         self.background.recovered.connect(self.on_background_recovered)
         self.background.imported.connect(self.on_background_imported)
         self.importer.finished.connect(self.on_import_finished)
+        self.importer.stopped.connect(self.on_import_stopped)
         if self.tray is not None:
             self.tray.toggle_requested.connect(self.toggle_recording)
             self.tray.show_requested.connect(self.bring_to_front)
@@ -367,6 +369,16 @@ class MainWindow(Shell):
         summary, details = summarise(results)
         severity = "warning" if details else "info"
         self.notices.show_notice("import", f"{project}: {summary}", severity=severity, fix=details)
+        # the status line says the import ended (it said "Importing…" for the rest of the session)
+        self.show_status(f"Imported into {project}: {summary[0].lower()}{summary[1:]}")
+        self.background.wake_jobs()
+
+    def on_import_stopped(self, exc: BaseException, project: str) -> None:
+        if isinstance(exc, CancelledError):
+            self.show_status(f"Import into {project} cancelled; the files already imported stay.")
+        else:
+            self.show_status(f"Import into {project} stopped.")
+            self.ops.report_error(exc)
         self.background.wake_jobs()
 
     def on_background_imported(self, result: ImportResult) -> None:

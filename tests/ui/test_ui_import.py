@@ -118,3 +118,15 @@ def test_the_import_dialog_opens_in_the_last_folder_used_else_home(window, qtbot
     )  # kept for next time
     folder.rmdir()
     assert window.import_folder() == str(Path.home())  # a folder since removed: home again
+
+
+@pytest.mark.slow
+def test_the_status_bar_says_the_import_ended_not_importing_for_the_session(window, qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    window.sidebar.create_project("Hartwell Logistics")
+    qtbot.waitUntil(lambda: window.sidebar.current_project() == "Hartwell Logistics", timeout=WAIT_MS)
+    note_file = tmp_path / "call.txt"
+    note_file.write_text("The phase one budget is 40,000 euros.\n", "utf-8")
+    window.import_paths([note_file])
+    assert window.status_label.text() == "Importing into Hartwell Logistics…"
+    qtbot.waitUntil(lambda: "Importing" not in window.status_label.text(), timeout=WAIT_MS)
+    assert window.status_label.text() == "Imported into Hartwell Logistics: 1 imported."

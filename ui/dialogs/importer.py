@@ -51,6 +51,7 @@ def summarise(results: list[ImportResult]) -> tuple[str, str]:
 
 class Importer(QObject):
     finished = Signal(list, str)  # results, project
+    stopped = Signal(object, str)  # the error (a CancelledError when the user cancelled), project
 
     def __init__(self, ops: Operations, library: Library, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -78,5 +79,6 @@ class Importer(QObject):
             run,
             label=f"Importing into {project}",
             finished=lambda results: self.finished.emit(results, project),
+            failed=lambda exc: self.stopped.emit(exc, project),
             changes={Change.RECORDINGS, Change.PROJECTS},
         )
