@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app import project_service, recording_service
 from app.library import Library
@@ -27,7 +27,7 @@ from app.recording_service import Recording, RecordingId
 from models.catalogue import SHIPPED, Role
 from models.errors import CancelledError
 from ui.consolidation_links import ConsolidationLinks
-from ui.dialogs.importer import importable, local_paths, summarise
+from ui.dialogs.importer import failure_lines, importable, local_paths, summarise
 from ui.error_reporting import describe
 from ui.format import duration, short_date
 from ui.operations import Change, Progress
@@ -368,10 +368,29 @@ class MainWindow(Shell):
     def on_import_finished(self, results: list[ImportResult], project: str) -> None:
         summary, details = summarise(results)
         severity = "warning" if details else "info"
-        self.notices.show_notice("import", f"{project}: {summary}", severity=severity, fix=details)
+        failures = failure_lines(results)
+        action = None
+        if len(failures) > 3:  # the banner names three: the rest are one click away, not lost
+            action = (f"Show all {len(failures)}", lambda: self.show_import_failures(project, failures))
+        self.notices.show_notice(
+            "import", f"{project}: {summary}", severity=severity, fix=details, action=action
+        )
         # the status line says the import ended (it said "Importing…" for the rest of the session)
         self.show_status(f"Imported into {project}: {summary[0].lower()}{summary[1:]}")
         self.background.wake_jobs()
+
+    def show_import_failures(self, project: str, failures: list[str]) -> None:
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "Files not imported",
+            f"{len(failures)} files could not be imported into {project}:",
+            QMessageBox.StandardButton.Close,
+            self,
+        )
+        box.setDetailedText("\n".join(failures))
+        box.setInformativeText("\n".join(failures[:20]) + ("\n…" if len(failures) > 20 else ""))
+        box.open()
+        self.import_failures_box = box
 
     def on_import_stopped(self, exc: BaseException, project: str) -> None:
         if isinstance(exc, CancelledError):

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QPushButton
 
 from app.jobs.queue import JobEvent, enqueue, get_job
 from app.project_service import add_project
@@ -130,3 +131,24 @@ def test_the_status_bar_says_the_import_ended_not_importing_for_the_session(wind
     assert window.status_label.text() == "Importing into Hartwell Logistics…"
     qtbot.waitUntil(lambda: "Importing" not in window.status_label.text(), timeout=WAIT_MS)
     assert window.status_label.text() == "Imported into Hartwell Logistics: 1 imported."
+
+
+@pytest.mark.slow
+def test_every_file_that_could_not_be_imported_is_one_click_away(window, qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    window.sidebar.create_project("Atlas")
+    qtbot.waitUntil(lambda: window.sidebar.current_project() == "Atlas", timeout=WAIT_MS)
+    broken = []
+    for n in range(5):
+        path = tmp_path / f"broken-{n}.wav"
+        path.write_bytes(b"RIFF\\x00\\x00\\x00\\x00WAVEnot really audio")
+        broken.append(path)
+    window.import_paths(broken)
+    qtbot.waitUntil(lambda: "import" in window.notices.notices, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "could not be imported" in window.notices.texts()[-1], timeout=WAIT_MS)
+    notice = window.notices.notices["import"]
+    (button,) = [b for b in notice.findChildren(QPushButton) if b.text() == "Show all 5"]
+    button.click()
+    box = window.import_failures_box
+    qtbot.waitUntil(box.isVisible, timeout=WAIT_MS)
+    assert all(f"broken-{n}.wav" in box.detailedText() for n in range(5))
+    box.close()

@@ -30,8 +30,13 @@ def importable(paths: list[Path]) -> bool:
     return any(p.is_dir() or supported(p) for p in paths)
 
 
+def failure_lines(results: list[ImportResult]) -> list[str]:
+    """Every file that could not be imported, with why."""
+    return [f"{Path(r.path).name}: {r.message}" for r in results if r.status == "failed"]
+
+
 def summarise(results: list[ImportResult]) -> tuple[str, str]:
-    """(summary, details of failures) in words."""
+    """(summary, details of failures) in words: the first three failures; `failure_lines` has all."""
     imported = [r for r in results if r.status == "imported"]
     duplicates = [r for r in results if r.status == "duplicate"]
     failed = [r for r in results if r.status == "failed"]
@@ -43,7 +48,7 @@ def summarise(results: list[ImportResult]) -> tuple[str, str]:
     if failed:
         parts.append(f"{len(failed)} could not be imported")
     summary = ", ".join(parts) or "nothing to import"
-    details = "; ".join(f"{Path(r.path).name}: {r.message}" for r in failed[:3])
+    details = "; ".join(failure_lines(results)[:3])
     if len(failed) > 3:
         details += f"; and {len(failed) - 3} more"
     return summary[0].upper() + summary[1:] + ".", details
