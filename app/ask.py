@@ -110,6 +110,7 @@ class AskRequest:
     model_path: Path | None = None
     gate: Gate | None = None
     word_budget: int | None = None
+    include_archived: bool = False  # archived projects are left out unless named or asked for
     answerability: AnswerabilityModel | None = None  # another model than the shipped one (evaluations)
     use_answerability: bool = True  # False: the relevance gate alone decides (evaluations' baseline)
 
@@ -144,7 +145,15 @@ def ask(
     started = time.perf_counter()
     when = parse_time(request.as_of) if isinstance(request.as_of, str) else request.as_of
     until = to_store_time(when) if when is not None else None
-    hits = search(library, question, projects=request.projects, k=RETRIEVE_K, as_of=when, until=until)
+    hits = search(
+        library,
+        question,
+        projects=request.projects,
+        k=RETRIEVE_K,
+        as_of=when,
+        until=until,
+        include_archived=request.include_archived,
+    )
     return answer_hits(
         library,
         replace(request, question=question),

@@ -38,11 +38,23 @@ def ranking_options(library: Library, **overrides: object) -> RankingOptions:
 
 
 def resolve_scope(
-    library: Library, projects: list[str] | None, since: str | None, until: str | None
+    library: Library,
+    projects: list[str] | None,
+    since: str | None,
+    until: str | None,
+    *,
+    include_archived: bool = False,
 ) -> Scope:
+    """Where a search looks. Without named projects: every project that is not archived (an
+    archived one is put away: its notes stay, but search and answers leave it out unless
+    `include_archived`); a project named explicitly is searched archived or not."""
     project_ids = None
     if projects:
         project_ids = tuple(dict.fromkeys(project_store.get_project(library.store, p).id for p in projects))
+    elif not include_archived:
+        every = project_store.list_projects(library.store, include_archived=True)
+        if any(p.archived_at is not None for p in every):
+            project_ids = tuple(p.id for p in every if p.archived_at is None)
     since_at = to_store_time(parse_time(since)) if since else None
     until_at = _end_of(until) if until else None
     if since_at and until_at and since_at > until_at:
@@ -69,12 +81,14 @@ def search(
     until: str | None = None,
     mode: str = "hybrid",
     options: RankingOptions | None = None,
+    include_archived: bool = False,
 ) -> list[Hit]:
-    """The `k` best passages for `query` (mode: hybrid | keyword | vector), best first."""
+    """The `k` best passages for `query` (mode: hybrid | keyword | vector), best first; archived
+    projects only when named or `include_archived`."""
     if mode not in MODES:
         raise InputError(f"unknown search mode {mode!r}", fix=f"use one of {', '.join(MODES)}")
     text = check_query(query)
-    scope = resolve_scope(library, projects, since, until)
+    scope = resolve_scope(library, projects, since, until, include_archived=include_archived)
     when = as_of if as_of is not None else datetime.now()
     if when.tzinfo is not None:
         when = parse_time(when.isoformat())

@@ -118,6 +118,7 @@ class MainWindow(Shell):
         self.background.imported.connect(self.on_background_imported)
         self.importer.finished.connect(self.on_import_finished)
         self.importer.stopped.connect(self.on_import_stopped)
+        self.sidebar.show_archived.toggled.connect(lambda on: setattr(self.ask_panel, "include_archived", on))
         if self.tray is not None:
             self.tray.toggle_requested.connect(self.toggle_recording)
             self.tray.show_requested.connect(self.bring_to_front)
@@ -320,7 +321,9 @@ class MainWindow(Shell):
         query = self.search_box.text().strip()
         if query:
             self.stack.setCurrentWidget(self.search_page)
-            self.search_page.search(query, project=self.current_project())
+            self.search_page.search(
+                query, project=self.current_project(), include_archived=self.sidebar.show_archived.isChecked()
+            )
 
     # --- import -------------------------------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:

@@ -20,6 +20,7 @@ def _ask(args: argparse.Namespace, ctx: CliContext) -> int:
         as_of=args.as_of,
         no_llm=args.no_llm,
         model_path=Path(args.model) if args.model else None,
+        include_archived=args.include_archived,
     )
     answer = ask(ctx.library, request, on_text=ctx.print if streamed else None)
     if args.json:
@@ -54,6 +55,9 @@ def register(groups: CommandGroups) -> None:
     a.add_argument("--project", action="append", metavar="P", help="only this project (repeatable)")
     a.add_argument("--as-of", metavar="ISO", help="answer as of this time: later notes are left out")
     a.add_argument("--no-llm", action="store_true", help="extractive answer: the best passages, verbatim")
+    a.add_argument(
+        "--include-archived", action="store_true", help="also read archived projects (left out by default)"
+    )
     a.add_argument("--model", metavar="PATH", help="a GGUF chat model to use instead of the configured one")
     a.add_argument("--json", action="store_true", help="machine-readable output")
     a.set_defaults(handler=_ask)

@@ -25,6 +25,7 @@ def _search(args: argparse.Namespace, ctx: CliContext) -> int:
         since=args.since,
         until=args.until,
         mode=args.mode,
+        include_archived=args.include_archived,
     )
     if not args.all:
         hits = cut_where_relevance_falls(hits)
@@ -90,6 +91,9 @@ def register(groups: CommandGroups) -> None:
         "--all",
         action="store_true",
         help="all k passages, also those scoring far below the best (by default they are left out)",
+    )
+    a.add_argument(
+        "--include-archived", action="store_true", help="also search archived projects (left out by default)"
     )
     a.add_argument("--as-of", metavar="ISO", help="time of asking for recency (default now)")
     a.add_argument("--since", metavar="DATE", help="only notes spoken at or after this date/time")

@@ -96,3 +96,23 @@ def test_search_stops_where_relevance_falls_away_unless_all_is_asked(notes: Libr
     assert all(h["score"] >= RESULTS_CUT * best for h in shown)
     assert [h["chunk_id"] for h in shown] == [h["chunk_id"] for h in every[: len(shown)]]
     assert "Owain Pritchard" in shown[0]["text"]
+
+
+@pytest.mark.slow
+def test_an_archived_project_is_left_out_of_search_and_answers_unless_asked_for(notes: Library) -> None:
+    from app.project_service import archive_project
+
+    archive_project(notes, "Millbrook")
+    question = ("Who is the site engineer?", "--as-of", "2026-06-01T09:00", "--json")
+    default = run("search", *question).json()["hits"]
+    assert all(h["project"] != "Millbrook" for h in default)
+    everything = run("search", *question, "--include-archived").json()["hits"]
+    assert everything[0]["project"] == "Millbrook" and "Owain Pritchard" in everything[0]["text"]
+    named = run("search", *question, "--project", "Millbrook").json()["hits"]
+    assert named and all(h["project"] == "Millbrook" for h in named)
+    answer = run("ask", "Who is the site engineer at Millbrook?", "--no-llm", "--json").json()
+    assert all(p["project"] != "Millbrook" for p in answer["passages"])
+    asked = run(
+        "ask", "Who is the site engineer at Millbrook?", "--no-llm", "--json", "--include-archived"
+    ).json()
+    assert any("Owain Pritchard" in c["text"] for c in asked["claims"] if c["kind"] == "stated")

@@ -284,3 +284,36 @@ def test_a_missing_microphone_is_said_once(window, qtbot) -> None:  # type: igno
 
     said = [shown(label) for label in window.findChildren(QLabel) if label.isVisible()]
     assert sum(problem in text for text in said) == 1, said
+
+
+@pytest.mark.slow
+def test_search_leaves_archived_projects_out_until_they_are_shown(window, qtbot, library, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from app.project_service import archive_project
+
+    import_corpus(
+        library,
+        write_corpus(
+            tmp_path / "n.jsonl",
+            [
+                note("a", "Scratch", "2026-06-01T08:40:00", ["The zeppelin hangar budget is huge."]),
+                note("b", "Atlas", "2026-06-02T10:00:00", ["We picked Postgres for reporting."]),
+            ],
+        ),
+    )
+    archive_project(library, "Scratch")
+    window.check_for_outside_changes()
+    window.sidebar.select_project(None)  # All projects
+    qtbot.waitUntil(lambda: window.current_project() is None, timeout=WAIT_MS)
+    page = window.search_page
+
+    def search_for(text: str) -> None:
+        window.search_box.setText(text)
+        window.on_search_box_return_pressed()
+
+    search_for("zeppelin hangar")
+    qtbot.waitUntil(lambda: not page.heading.text().startswith("Searching"), timeout=WAIT_MS)
+    assert all(card.place.project != "Scratch" for card in page.cards)
+    window.sidebar.show_archived.setChecked(True)
+    search_for("zeppelin hangar")
+    qtbot.waitUntil(lambda: any(card.place.project == "Scratch" for card in page.cards), timeout=WAIT_MS)
+    assert window.ask_panel.include_archived

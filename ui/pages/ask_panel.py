@@ -42,6 +42,7 @@ class AskPanel(QWidget):
         self.current_project: str | None = None
         self.op: Op | None = None
         self.last_answer: dict[str, Any] | None = None
+        self.include_archived = False  # the sidebar's "Show archived": archived projects are read too
         self._pieces: list[str] = []
         heading = QLabel("Ask your notes")
         heading.setFont(heading_font(self.font(), scale=1.2))
@@ -116,6 +117,7 @@ class AskPanel(QWidget):
         if not question or self.op is not None:
             return
         projects = self.scope_projects()
+        include_archived = self.include_archived
         self._pieces = []
         self.answer.clear()
         where = f"in {projects[0]}" if projects else "across all projects"
@@ -126,7 +128,7 @@ class AskPanel(QWidget):
         def run(progress: Progress) -> dict[str, Any]:
             from app.ask import AskRequest, ask
 
-            request = AskRequest(question, projects=projects)
+            request = AskRequest(question, projects=projects, include_archived=include_archived)
             answer = ask(self.library, request, on_text=progress.emit, cancelled=progress.cancelled)
             return dict(answer.to_json())
 

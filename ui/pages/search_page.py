@@ -54,7 +54,7 @@ class SearchPage(QWidget):
         layout.addWidget(self.heading)
         layout.addWidget(scroll, 1)
 
-    def search(self, query: str, *, project: str | None) -> None:
+    def search(self, query: str, *, project: str | None, include_archived: bool = False) -> None:
         self._generation += 1
         generation = self._generation
         self.query = query
@@ -64,7 +64,11 @@ class SearchPage(QWidget):
 
         def run() -> list[Hit]:
             hits = search_service.search(
-                self.library, query, projects=[project] if project else None, k=RESULTS
+                self.library,
+                query,
+                projects=[project] if project else None,
+                k=RESULTS,
+                include_archived=include_archived,
             )
             return search_service.cut_where_relevance_falls(hits)  # not every passage of the library
 
