@@ -10,10 +10,14 @@ is dropped.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from memory.store.recordings import SegmentIn
-from models.errors import InputError
+from models.errors import CancelledError, InputError
+
+Cancelled = Callable[[], bool]
+CHECK_EVERY = 2000  # sentences or cues between two looks at the cancel flag (a few ms of work)
 
 TRANSCRIPT_EXTENSIONS = (".txt", ".md", ".vtt", ".srt")
 WORDS_PER_SECOND = 2.5
@@ -53,10 +57,16 @@ def _read_text(path: Path) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _cues(text: str, name: str) -> list[SegmentIn]:
+def _check(cancelled: Cancelled | None, count: int) -> None:
+    if cancelled is not None and count % CHECK_EVERY == 0 and cancelled():
+        raise CancelledError("import cancelled while the file was read")
+
+
+def _cues(text: str, name: str, cancelled: Cancelled | None = None) -> list[SegmentIn]:
     """Blocks of a .srt or .vtt file that carry a time line; everything else is skipped."""
     segments = []
     for number, block in enumerate(re.split(r"\n\s*\n", text), start=1):
+        _check(cancelled, number)
         lines = [line for line in block.split("\n") if line.strip()]
         timing = next((i for i, line in enumerate(lines) if "-->" in line), None)
         if timing is None:
@@ -82,19 +92,24 @@ def _sentences(paragraph: str) -> list[str]:
     return [s for s in _SENTENCE_END.split(paragraph) if s.strip()]
 
 
-def _prose(text: str, *, markdown: bool) -> list[SegmentIn]:
+def _prose(text: str, *, markdown: bool, cancelled: Cancelled | None = None) -> list[SegmentIn]:
     if markdown and text.startswith("---\n"):  # YAML front matter is metadata, not speech
         end = text.find("\n---", 4)
         if end > 0:
             text = text[end + 4 :]
     groups: list[str] = []
+    seen = 0
     for paragraph in re.split(r"\n\s*\n", text):
+        seen += 1
+        _check(cancelled, seen)
         lines = paragraph.split("\n")
         if markdown:
             lines = [re.sub(r"^\s{0,3}(#{1,6}\s+|[-*+]\s+|>\s?)", "", line) for line in lines]
         flat = " ".join(" ".join(lines).split())
         current: list[str] = []
         for sentence in _sentences(flat):
+            seen += 1
+            _check(cancelled, seen)
             if current and len(" ".join([*current, sentence]).split()) > MAX_SEGMENT_WORDS:
                 groups.append(" ".join(current))
                 current = []
@@ -109,17 +124,21 @@ def _prose(text: str, *, markdown: bool) -> list[SegmentIn]:
     return segments
 
 
-def read_transcript(path: Path) -> list[SegmentIn]:
-    """The segments of a transcript file, or InputError saying what is wrong with it."""
+def read_transcript(path: Path, *, cancelled: Cancelled | None = None) -> list[SegmentIn]:
+    """The segments of a transcript file, or InputError saying what is wrong with it.
+
+    `cancelled()` is asked every few thousand sentences: a file of tens of megabytes takes seconds
+    to cut up, and a user who cancels its import must not wait for that."""
     suffix = path.suffix.lower()
     if suffix not in TRANSCRIPT_EXTENSIONS:
         raise InputError(f"{path.name} is not a transcript ({', '.join(TRANSCRIPT_EXTENSIONS)})")
     text = _read_text(path)
     if suffix == ".vtt" and not text.lstrip("\ufeff").startswith("WEBVTT"):
         raise InputError(f"{path.name} is not WebVTT: it does not start with 'WEBVTT'")
-    segments = (
-        _cues(text, path.name) if suffix in (".vtt", ".srt") else _prose(text, markdown=suffix == ".md")
-    )
+    if suffix in (".vtt", ".srt"):
+        segments = _cues(text, path.name, cancelled)
+    else:
+        segments = _prose(text, markdown=suffix == ".md", cancelled=cancelled)
     if not segments:
         raise InputError(f"{path.name} contains no text to import")
     return segments

@@ -55,6 +55,30 @@ def duration(seconds: float | None) -> str:
     return f"{hours} h {minutes:02d} min"
 
 
+# A note imported as text is never transcribed: until it is indexed it is being made searchable.
+TEXT_STATUS_WORDS = {"queued": "Being made searchable", "transcribing": "Being made searchable"}
+UNTIMED_TEXT = (".txt", ".md")  # prose files: their times are made up from a reading pace
+
+
+def recording_status(recording: object) -> str:
+    """The status of a note in words; a text import has no transcription (nor its ETA)."""
+    status = str(getattr(recording, "status", ""))
+    if getattr(recording, "source", "") == "transcript" and status in TEXT_STATUS_WORDS:
+        return TEXT_STATUS_WORDS[status]
+    return status_text(
+        status, getattr(recording, "progress", 0.0), getattr(recording, "status_message", None)
+    )
+
+
+def recording_length(recording: object) -> str:
+    """How long a note lasts, or "" for a text import without real times: a 60 MB .txt read at
+    2.5 words a second 'lasts' 1291 h, which next to its status read as a transcription ETA."""
+    name = str(getattr(recording, "source_name", "") or "").lower()
+    if getattr(recording, "source", "") == "transcript" and name.endswith(UNTIMED_TEXT):
+        return ""
+    return duration(getattr(recording, "duration", None))
+
+
 def status_text(status: str, progress: float = 0.0, message: str | None = None) -> str:
     word = STATUS_WORDS.get(status, status.capitalize())
     if status == "transcribing" and progress > 0:

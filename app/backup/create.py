@@ -89,7 +89,9 @@ def create_backup(
             files = _members(library, database, audio)  # the database first, copied below
             # The copy is made beside the archive first, and the live one may have a WAL: twice.
             _check_space(out, files, extra=2 * _database_bytes(library))
-            store_backup.copy_database(library.store, database)
+            store_backup.copy_database(
+                library.store, database, progress=lambda _done, _total: _check(cancelled)
+            )
             manifest = _write_archive(library, database, files, partial, progress, cancelled)
         store_backup.fsync_file(partial)
         os.replace(partial, out)
@@ -189,9 +191,8 @@ def _write_archive(
     members = []
     with zipfile.ZipFile(partial, "w", allowZip64=True) as archive:
         for name, path, method in files:
-            if cancelled is not None and cancelled():
-                raise CancelledError("the backup was cancelled; nothing was written")
-            member = _add_file(archive, name, path, method)
+            _check(cancelled)
+            member = _add_file(archive, name, path, method, cancelled)
             members.append(member)
             done += member.size
             if progress is not None:
@@ -203,7 +204,14 @@ def _write_archive(
     return manifest
 
 
-def _add_file(archive: zipfile.ZipFile, name: str, path: Path, method: int) -> Member:
+def _check(cancelled: Cancelled | None) -> None:
+    if cancelled is not None and cancelled():
+        raise CancelledError("the backup was cancelled; nothing was written")
+
+
+def _add_file(
+    archive: zipfile.ZipFile, name: str, path: Path, method: int, cancelled: Cancelled | None = None
+) -> Member:
     info = zipfile.ZipInfo(name, date_time=_zip_time(path))
     info.compress_type = method
     # Level 1: a database of text and vectors shrinks about as much as at level 6, several times faster.
@@ -215,6 +223,7 @@ def _add_file(archive: zipfile.ZipFile, name: str, path: Path, method: int) -> M
         archive.open(info, "w", force_zip64=path.stat().st_size > 1 << 30) as target,
     ):
         while block := source.read(BLOCK):
+            _check(cancelled)  # a database or an audio file of gigabytes: Cancel within a block
             digest.update(block)
             target.write(block)
             size += len(block)

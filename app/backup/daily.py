@@ -113,11 +113,18 @@ def enqueue_daily(library: Library) -> int | None:
         return None
     with _state_lock:
         idle_for = now - _idle_since.setdefault(key, now)
-    if idle_for < IDLE_SECONDS or not due(library, today):
+    if idle_for < IDLE_SECONDS or not due(library, today) or cancelled_on(library, today):
         return None
     with _state_lock:
         _attempted[key] = today
     return enqueue(library, KIND)
+
+
+def cancelled_on(library: Library, day: date) -> bool:
+    """The user cancelled a daily backup that day: it is not queued again by itself, not even after
+    a restart (`verbatim jobs retry` or the Jobs list's Retry brings it back)."""
+    cancelled = store_jobs.list_jobs(library.store, statuses=[store_jobs.JobStatus.CANCELLED], limit=50)
+    return any(job.kind == KIND and job.created_at[:10] == day.isoformat() for job in cancelled)
 
 
 def run_job(library: Library, job: Job, context: JobContext) -> str:

@@ -83,8 +83,10 @@ def consolidate(
     use_model: bool = True,
     model_seconds: float = MODEL_SECONDS,
     progress: Callable[[int, int, str], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> list[ConsolidationReport]:
-    """Consolidate these recordings (None: every one that needs it), oldest first, in this thread."""
+    """Consolidate these recordings (None: every one that needs it), oldest first, in this thread.
+    `cancelled()` is asked before each recording and between its stages; the stages done stay."""
     if recording_ids is None:
         ids = pending(library)
     else:
@@ -95,7 +97,12 @@ def consolidate(
             progress(number, len(ids), "start")
         reports.append(
             consolidate_recording(
-                library, rid, model_path=model_path, use_model=use_model, model_seconds=model_seconds
+                library,
+                rid,
+                model_path=model_path,
+                use_model=use_model,
+                model_seconds=model_seconds,
+                cancelled=cancelled,
             )
         )
     return reports

@@ -298,7 +298,9 @@ def index_pending(
     ]
     for number, rec in enumerate(reversed(pending)):  # oldest first
         _check(cancelled)
-        complete = rec.source == "transcript" or rec.status not in ("queued", "transcribing")
+        # A failed or cancelled transcription keeps what it transcribed searchable, and stays failed:
+        # a complete pass would call it "indexed" (Ready) at the next start, undoing the cancel.
+        complete = rec.source == "transcript" or rec.status not in ("queued", "transcribing", "failed")
         reports.append(index_recording(library, rec.id, final=complete, cancelled=cancelled))
         if progress is not None:
             progress((number + 1) / (len(pending) + 1))

@@ -38,6 +38,9 @@ KIND = "transcribe"
 BATCH_SEGMENTS = 12
 BATCH_SECONDS = 2.0  # a committed batch is at most this old: the transcript shows up as it is made
 MAX_RESTARTS = 2  # worker crashes in a row, without progress, before the recording is marked failed
+# A cancelled worker is thrown away: it gets this long to notice its cancel flag between two
+# segments, then it is killed (a segment of a busy CPU can take seconds; Cancel must not).
+CANCEL_GRACE_SECONDS = 0.3
 
 Cancelled = Callable[[], bool]
 
@@ -248,9 +251,11 @@ def _run_worker(session: _Session, request: WorkerRequest, cancelled: Cancelled)
     session.submitted = time.monotonic()
     worker.submit(request)
     reusable = False
+    stopping = False
     try:
         for kind, value in worker.events():
             if cancelled():
+                stopping = True
                 raise CancelledError("transcription cancelled")
             try:
                 outcome = _handle(session, kind, value)
@@ -267,6 +272,8 @@ def _run_worker(session: _Session, request: WorkerRequest, cancelled: Cancelled)
         session.commit()  # whatever arrived is kept, whatever happens next
         if reusable:
             give_back(worker)
+        elif stopping:
+            worker.stop(grace=CANCEL_GRACE_SECONDS)
         else:
             worker.stop()
 

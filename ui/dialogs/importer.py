@@ -1,7 +1,8 @@
 """Import by drag and drop (or Ctrl+I): audio and transcript files into the chosen project.
 
-Runs as a cancellable task (cancel takes effect between files); each file's result is reported as
-it comes, and the summary says what was imported, what was already there and what failed, why.
+Runs as a cancellable task (cancel takes effect within a file too: the one under way is taken
+back whole, the ones before it stay); each file's result is reported as it comes, and the summary
+says what was imported, what was already there and what failed, why.
 """
 
 from __future__ import annotations
@@ -78,7 +79,9 @@ class Importer(QObject):
             from app.ingest.imports import import_files
 
             progress(None, f"Importing {count} item{'s' if count != 1 else ''} into {project}")
-            return import_files(self.library, paths, project=project, on_result=each)
+            return import_files(
+                self.library, paths, project=project, on_result=each, cancelled=progress.cancelled
+            )
 
         return self.ops.task(
             run,

@@ -31,7 +31,7 @@ from app import recording_service
 from app.edits import SegmentVersion
 from app.library import Library
 from app.recording_service import ACTIVE_STATUSES, Recording, RecordingId, Segment
-from ui.format import duration, recording_title, short_date, status_text
+from ui.format import recording_length, recording_status, recording_title, short_date, status_text
 from ui.operations import Change, Operations
 from ui.pages.consolidation_view import LayersPanel
 from ui.pages.transcript_model import SEGMENT_ROLE, SPEAKER, TEXT, TIME, TranscriptModel
@@ -228,9 +228,8 @@ class RecordingView(QWidget):
 
     def _show_meta(self, recording: Recording) -> None:
         parts = [recording.project, short_date(recording.spoken_at)]
-        if recording.duration:
-            parts.append(duration(recording.duration))
-        parts.append(status_text(recording.status, recording.progress, recording.status_message))
+        parts.append(recording_length(recording))
+        parts.append(recording_status(recording))
         parts.append(SOURCES.get(recording.source, recording.source))
         if recording.recovered:
             parts.append("recovered after an interruption")

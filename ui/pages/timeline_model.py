@@ -20,10 +20,10 @@ from app.recording_service import ACTIVE_STATUSES, Recording, RecordingId
 from ui.format import (
     clock,
     day_label,
-    duration,
     parse_store_time,
+    recording_length,
+    recording_status,
     recording_title,
-    status_text,
     week_label,
     week_start,
 )
@@ -215,9 +215,9 @@ class TimelineModel(QAbstractListModel):
             parts.append(recording.project)
         if when:
             parts.append(f"{when:%A} {when.day} {when:%B} at {when:%H:%M}")
-        if recording.duration:
-            parts.append(duration(recording.duration))
-        parts.append(status_text(recording.status, recording.progress, recording.status_message))
+        if recording_length(recording):
+            parts.append(recording_length(recording))
+        parts.append(recording_status(recording))
         if recording.first_line and recording.title:
             parts.append(recording.first_line)
         return ", ".join(parts)

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.recording_service import Recording
-from ui.format import duration, recording_title, status_text
+from ui.format import recording_length, recording_status, recording_title
 from ui.pages.timeline_model import KIND_ROLE, RECORDING_ROLE, TimelineModel, time_of_day
 from ui.theme import colours
 
@@ -134,7 +134,7 @@ class TimelineDelegate(QStyledItemDelegate):
     ) -> int:
         """Right column: status (glyph and words) over duration (and the project, in "All projects")."""
         metrics, line = option.fontMetrics, option.fontMetrics.height()
-        status = status_text(recording.status, recording.progress, recording.status_message)
+        status = recording_status(recording)
         status_full = f"{STATUS_GLYPHS.get(recording.status, '')} {status}".strip()
         width = min(max(metrics.horizontalAdvance(status_full) + 8, 150), rect.width() // 3)
         right = QRect(rect.right() - width, rect.top(), width, line)
@@ -142,7 +142,7 @@ class TimelineDelegate(QStyledItemDelegate):
         painter.setPen(ink.status)
         elide = Qt.TextElideMode.ElideRight
         painter.drawText(right, Qt.AlignmentFlag.AlignRight, metrics.elidedText(status_full, elide, width))
-        parts = (recording.project if show_project else "", duration(recording.duration))
+        parts = (recording.project if show_project else "", recording_length(recording))
         extra = " · ".join(x for x in parts if x)
         painter.setPen(ink.muted)
         painter.drawText(
