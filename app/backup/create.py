@@ -263,9 +263,10 @@ def _manifest(library: Library, database: Path, members: list[Member]) -> dict[s
 
 
 def _recordings_with_audio(library: Library) -> list[dict[str, Any]]:
-    from app.recording_service import list_recordings
+    from memory.store.recordings import list_recordings
 
-    return [{"id": r.id, "audio_path": r.audio_path} for r in list_recordings(library) if r.audio_path]
+    every = list_recordings(library.store, trashed=None)  # a note in the trash is backed up too
+    return [{"id": r.id, "audio_path": r.audio_path} for r in every if r.audio_path]
 
 
 def _fsync_folder(folder: Path) -> None:

@@ -7,9 +7,12 @@ Format "verbatim-json", version 1, in a folder:
   and sha256 of every other file in the export;
 - one `<table>.jsonl` per table (memory.store.snapshots.EXPORT_TABLES), one JSON object per row with every
   column as stored (columns that hold JSON, such as segments.words or facts.segment_ids, stay JSON
-  strings): projects, recordings, segments (raw, never changed), segment_edits (the user's
-  corrections, versioned), consolidation_state, corrections, stretches, entities, facts,
-  connections, connection_weights, digest_items, commitments, migrations. Chunks, embeddings and the search
+  strings): projects, recordings (a note in the trash has its trashed_at), segments (raw, never
+  changed), segment_edits (the user's corrections, versioned), transcript_versions and
+  transcript_version_segments (the earlier transcripts of a re-transcribed note, word for word,
+  with their edits), recording_history (trashed, restored, moved, re-transcribed),
+  consolidation_state, corrections, stretches, entities, facts, connections, connection_weights,
+  digest_items, commitments, migrations. Chunks, embeddings and the search
   index are left out: indexing rebuilds them from the segments;
 - `settings.json`, and `audio/...`: the audio files at the same relative paths as
   recordings.audio_path.

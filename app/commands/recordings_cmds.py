@@ -1,9 +1,12 @@
-"""`verbatim recordings | transcript | jobs`: what is in the library, and the work in progress."""
+"""`verbatim recordings | transcript | jobs`: what is in the library, and the work in progress;
+`verbatim recordings delete | move | retranscribe | versions | restore-version | history`: changes to
+a whole note (app.note_operations; the trash itself is `verbatim trash`)."""
 
 from __future__ import annotations
 
 import argparse
 
+from app import note_operations
 from app.commands import CliContext, CommandGroups
 from app.commands.capture_cmds import Status, clock
 from app.ingest.recording_session import recover_at_start
@@ -40,6 +43,8 @@ def _recordings(args: argparse.Namespace, ctx: CliContext) -> int:
 def _transcript(args: argparse.Namespace, ctx: CliContext) -> int:
     store = ctx.library.store
     rec = recordings.get_recording(store, args.recording_id)
+    if args.version is not None and args.version != rec.transcript_version:
+        return _earlier_transcript(args, ctx, rec)
     segments = recordings.list_segments(store, rec.id)
     provisional = "" if segments else live_transcript.live_text(store, rec.id)
     if args.json:
@@ -59,6 +64,141 @@ def _transcript(args: argparse.Namespace, ctx: CliContext) -> int:
         ctx.print(f"(provisional, from the live pass) {provisional}")
     if not segments and not provisional:
         ctx.print("(no transcript yet)" + (f": {rec.status_message}" if rec.status_message else ""))
+    return 0
+
+
+def _earlier_transcript(args: argparse.Namespace, ctx: CliContext, rec: recordings.Recording) -> int:
+    lines = note_operations.version_segments(ctx.library, rec.id, args.version)
+    if args.json:
+        items = [s.to_json() | ({"text": s.raw_text} if args.raw else {}) for s in lines]
+        ctx.print_json({"recording": rec.to_json(), "version": args.version, "segments": items})
+        return 0
+    ctx.print(
+        f"recording {rec.id}: earlier transcript {args.version} (the current one is {rec.transcript_version})"
+    )
+    for s in lines:
+        text = s.raw_text if args.raw else s.text
+        mark = "*" if s.edited and not args.raw else " "
+        who = f"{s.speaker}: " if s.speaker else ""
+        ctx.print(f"[{clock(s.start)} - {clock(s.end)}]{mark} {who}{text}")
+    return 0
+
+
+# --- changes to a whole note ------------------------------------------------------------------------
+def _delete(args: argparse.Namespace, ctx: CliContext) -> int:
+    rec = note_operations.delete_recording(ctx.library, args.recording_id)
+    trashed = note_operations.list_trash(ctx.library)
+    purge_on = next((t.purge_on for t in trashed if t.recording.id == rec.id), "")
+    if args.json:
+        ctx.print_json({"recording": rec.to_json(), "purge_on": purge_on})
+        return 0
+    ctx.print(
+        f"recording {rec.id} is in the trash; it is deleted for good on {purge_on}"
+        f" ('verbatim trash restore {rec.id}' brings it back)"
+    )
+    return 0
+
+
+def _move(args: argparse.Namespace, ctx: CliContext) -> int:
+    before = recordings.get_recording(ctx.library.store, args.recording_id)
+    rec = note_operations.move_recording(ctx.library, args.recording_id, args.to)
+    if args.json:
+        ctx.print_json({"recording": rec.to_json(), "from_project": before.project})
+        return 0
+    if before.project_id == rec.project_id:
+        ctx.print(f"recording {rec.id} is in {rec.project} already")
+    else:
+        ctx.print(
+            f"recording {rec.id} moved from {before.project} to {rec.project}; its passages are searchable"
+            " there now, and its consolidation runs again ('verbatim jobs run', or the app)"
+        )
+    return 0
+
+
+def _retranscribe(args: argparse.Namespace, ctx: CliContext) -> int:
+    library = ctx.library
+    job_id = note_operations.retranscribe(library, args.recording_id, model=args.model)
+    rec = recordings.get_recording(library.store, args.recording_id)
+    finished = []
+    if args.run:  # the transcription (which indexes), then the consolidation of the new words
+        status = Status(not args.json)
+        try:
+            finished = jobs_worker.run_pending(library, recording_ids=[rec.id], on_event=status.job_event)
+            if recordings.get_recording(library.store, rec.id).status == "indexed":
+                note_operations.queue_consolidation(library, rec.id)
+                finished += jobs_worker.run_pending(
+                    library, recording_ids=[rec.id], on_event=status.job_event
+                )
+        finally:
+            status.done()
+        rec = recordings.get_recording(library.store, args.recording_id)
+    if args.json:
+        ctx.print_json(
+            {
+                "recording": rec.to_json(),
+                "job_id": job_id,
+                "earlier_versions": [
+                    v.to_json() for v in note_operations.transcript_versions(library, rec.id)
+                ],
+                "jobs": [j.to_json() for j in finished],
+            }
+        )
+    elif args.run:
+        ctx.print(f"recording {rec.id}: transcript {rec.transcript_version} is current ({rec.status});"
+                  f" the earlier one is kept ('verbatim recordings versions {rec.id}')")  # fmt: skip
+    else:
+        ctx.print(
+            f"recording {rec.id}: re-transcription queued as job {job_id} ('verbatim jobs run' does it here,"
+            f" or the app); the current transcript is kept as an earlier version"
+        )
+    return 0 if all(j.status == "done" for j in finished) else 1
+
+
+def _versions(args: argparse.Namespace, ctx: CliContext) -> int:
+    library = ctx.library
+    rec = recordings.get_recording(library.store, args.recording_id)
+    earlier = note_operations.transcript_versions(library, rec.id)
+    if args.json:
+        ctx.print_json(
+            {
+                "recording_id": rec.id,
+                "current": {"version": rec.transcript_version, "model": rec.model, "segments": rec.segments},
+                "earlier": [v.to_json() for v in earlier],
+            }
+        )
+        return 0
+    ctx.print(f"{rec.transcript_version:>3}  current   {rec.model or '':<24} {rec.segments} lines")
+    for v in reversed(earlier):
+        ctx.print(
+            f"{v.version:>3}  {v.replaced_at[:10]}  {v.model or '':<24} {v.segments} lines  ({v.reason})"
+        )
+    if not earlier:
+        ctx.print("no earlier transcripts")
+    return 0
+
+
+def _restore_version(args: argparse.Namespace, ctx: CliContext) -> int:
+    rec = note_operations.restore_transcript(ctx.library, args.recording_id, args.version)
+    if args.json:
+        ctx.print_json({"recording": rec.to_json()})
+        return 0
+    ctx.print(
+        f"recording {rec.id}: transcript {rec.transcript_version} is current again; the one it replaced is"
+        " kept as an earlier version"
+    )
+    return 0
+
+
+def _history(args: argparse.Namespace, ctx: CliContext) -> int:
+    found = note_operations.note_history(ctx.library, args.recording_id)
+    if args.json:
+        ctx.print_json({"recording_id": args.recording_id, "history": found})
+        return 0
+    for item in found:
+        details = ", ".join(f"{k} {v}" for k, v in item["details"].items() if v is not None)  # type: ignore[attr-defined]
+        ctx.print(f"{str(item['created_at']).replace('T', ' ')}  {item['action']:<20} {details}")
+    if not found:
+        ctx.print("nothing has been done to this note since it was stored")
     return 0
 
 
@@ -121,10 +261,46 @@ def register(groups: CommandGroups) -> None:
     a.add_argument("--limit", type=int, default=None)
     a.add_argument("--json", action="store_true")
     a.set_defaults(handler=_recordings)
+    sub = a.add_subparsers(title="actions", metavar="ACTION")
+    b = sub.add_parser("delete", help="move a note to the trash (restorable for 30 days: 'verbatim trash')")
+    b.add_argument("recording_id", type=int, metavar="ID")
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(handler=_delete)
+    b = sub.add_parser("move", help="file a note under another project")
+    b.add_argument("recording_id", type=int, metavar="ID")
+    b.add_argument("--to", required=True, metavar="PROJECT")
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(handler=_move)
+    b = sub.add_parser(
+        "retranscribe",
+        help="transcribe a note again (another model, the project's vocabulary now); the current"
+        " transcript is kept as an earlier version",
+    )
+    b.add_argument("recording_id", type=int, metavar="ID")
+    b.add_argument("--model", help="base, tiny.en or a CTranslate2 Whisper folder (default: the project's)")
+    b.add_argument("--run", action="store_true", help="run the job here now, instead of leaving it queued")
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(handler=_retranscribe)
+    b = sub.add_parser("versions", help="a note's current and earlier transcripts")
+    b.add_argument("recording_id", type=int, metavar="ID")
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(handler=_versions)
+    b = sub.add_parser("restore-version", help="make an earlier transcript of a note current again")
+    b.add_argument("recording_id", type=int, metavar="ID")
+    b.add_argument("version", type=int, metavar="VERSION")
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(handler=_restore_version)
+    b = sub.add_parser("history", help="what was done to a note: trashed, restored, moved, re-transcribed")
+    b.add_argument("recording_id", type=int, metavar="ID")
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(handler=_history)
 
     a = top.add_parser("transcript", help="print a recording's transcript with times")
     a.add_argument("recording_id", type=int, metavar="RECORDING_ID")
     a.add_argument("--raw", action="store_true", help="the words as transcribed, without your edits")
+    a.add_argument(
+        "--version", type=int, help="an earlier transcript (see 'verbatim recordings versions ID')"
+    )
     a.add_argument("--json", action="store_true")
     a.set_defaults(handler=_transcript)
 

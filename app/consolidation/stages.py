@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -31,6 +31,7 @@ from memory.consolidate import connections as links
 from memory.consolidate import corrections as corr
 from memory.search import index
 from memory.search.chunking import content_hash
+from memory.store import note_ops
 from memory.store.llm_log import LoggedCall
 from memory.store.recordings import get_recording, list_segments
 from memory.text import entities
@@ -142,6 +143,7 @@ class Consolidation:
         for number, stage in enumerate(STAGES):
             if stage in done:
                 continue
+            self._check_not_trashed()
             if self.cancelled is not None and self.cancelled():
                 raise CancelledError("consolidation stopped; it resumes at the next stage")
             if self.progress is not None:
@@ -151,9 +153,16 @@ class Consolidation:
             state.mark_done(self.store, rid, stage)
             self.report.stages_run.append(stage)
             self.report.stage_seconds[stage] = round(time.perf_counter() - t, 3)
+        self._check_not_trashed()
         state.finish(self.store, rid)
         self.report.seconds = round(time.perf_counter() - began, 3)
         return self.report
+
+    def _check_not_trashed(self) -> None:
+        """A note put in the trash while it was consolidated: what a stage wrote since goes too."""
+        if note_ops.is_trashed(self.store, self.recording.id):
+            note_ops.clear_derived(self.store, self.recording.id)
+            raise CancelledError("the note was moved to the trash")
 
     def projects(self) -> list[int]:
         eff = stretches.effective_projects(
@@ -354,6 +363,21 @@ class Consolidation:
             links.shared_text(c),
         )
         return usable_rationale(self._call(chat, "connection", messages, None, 48), c, self.names)
+
+
+def revalidate(library: Library, project_ids: Iterable[int]) -> int:
+    """Restatement and supersession of the facts about these projects, computed again (as the
+    validity stage does) after a note left them: trashed, or moved to another project. Returns
+    the supersessions found."""
+    vectors = _Vectors(library)
+
+    def embed(texts: Sequence[str]) -> Mapping[str, np.ndarray]:
+        return vectors.of({t: t for t in texts})
+
+    return sum(
+        fact_store.resolve_validity(library.store, p, embed if vectors.embedder is not None else None)
+        for p in sorted(set(project_ids))
+    )
 
 
 _ALLOWED = stems(

@@ -153,6 +153,20 @@ def _index_recording(
     if not provisional and recording.status in ("indexed", "consolidated"):
         final = True  # the transcript is complete: never hold its tail back again
     report = IndexReport(recording_id)
+    if recording.trashed_at is not None:  # in the trash: out of search; a pass under way ends here
+        stale = [c.id for c in index.recording_chunks(store, recording_id)]
+        if stale:
+            index.write_chunks(
+                store,
+                recording_id=recording_id,
+                project_id=recording.project_id,
+                spoken_at=recording.spoken_at,
+                remove=stale,
+                add=[],
+                vectors={},
+            )
+        report.removed = len(stale)
+        return report
     remove, add = _plan(library, recording, final=final, provisional=provisional)
     vectors = _Vectors(library)
     report.removed = len(remove)

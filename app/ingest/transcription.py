@@ -375,12 +375,14 @@ def run_job(library: Library, job: Job, context: JobContext) -> str:
     def progress(p: Progress) -> None:
         context.report(p.fraction, p.eta_seconds)
 
+    model = job.payload.get("model")  # a re-transcription with another model (app.note_operations)
     report = transcribe_recording(
         library,
         job.recording_id,
         on_progress=progress,
         cancelled=context.cancelled,
         paused=lambda: not context.user_cancelled,  # the worker is stopping: the app is closing
+        model_path=resolve_model(library, str(model)) if model else None,
     )
     return f"{report.segments_added} segments, {report.speed:.1f}x real time"
 

@@ -78,7 +78,8 @@ def pending_recordings(store: Store) -> list[int]:
     """Indexed recordings whose consolidation is missing, unfinished or out of date, oldest first."""
     rows = store.rows(
         "SELECT r.id FROM recordings r LEFT JOIN consolidation_state c ON c.recording_id = r.id"
-        " WHERE r.status IN ('indexed', 'consolidated') AND (c.recording_id IS NULL OR c.finished_at IS NULL"
+        " WHERE r.status IN ('indexed', 'consolidated') AND r.trashed_at IS NULL"
+        " AND (c.recording_id IS NULL OR c.finished_at IS NULL"
         " OR r.status = 'indexed')"
         " AND EXISTS (SELECT 1 FROM chunks k WHERE k.recording_id = r.id AND k.provisional = 0)"
         " ORDER BY r.spoken_at, r.id"

@@ -245,6 +245,40 @@ def write_chunks(
     return new_ids
 
 
+def unfile_vectors(store: Store, recording_id: int) -> None:
+    """A note moved to another project: its vectors leave the old project's partition (the chunks
+    are marked unembedded, and indexing files them again from the embedding cache)."""
+    with store.transaction():
+        if _table_exists(store, VECTOR_TABLE):
+            store.execute(
+                f"DELETE FROM {VECTOR_TABLE} WHERE chunk_id IN"
+                " (SELECT id FROM chunks WHERE recording_id = ?)",
+                (recording_id,),
+            )
+        store.execute("UPDATE chunks SET embedded = 0 WHERE recording_id = ?", (recording_id,))
+
+
+def forget_vectors(store: Store, hashes: Iterable[str]) -> int:
+    """Drop cached vectors of texts no passage holds any more (a note deleted for good)."""
+    gone = 0
+    wanted = sorted(set(hashes))
+    with store.transaction():
+        for start in range(0, len(wanted), 500):
+            part = wanted[start : start + 500]
+            marks = ",".join("?" * len(part))
+            unused = [
+                sha
+                for (sha,) in store.rows(
+                    f"SELECT DISTINCT content_sha256 FROM embeddings WHERE content_sha256 IN ({marks})"
+                    " AND content_sha256 NOT IN (SELECT content_sha256 FROM chunks)",
+                    part,
+                )
+            ]
+            store.executemany("DELETE FROM embeddings WHERE content_sha256 = ?", [(sha,) for sha in unused])
+            gone += len(unused)
+    return gone
+
+
 def write_vectors(store: Store, chunks: Sequence[StoredChunk], vectors: dict[str, np.ndarray]) -> int:
     """Vectors for chunks already stored (a rebuild, or chunks stored while no embedder was there)."""
     rows = [
@@ -350,5 +384,5 @@ def external_segment_ids(store: Store) -> dict[int, str]:
 
 def recordings_summary(store: Store) -> tuple[int, str | None]:
     """(number of recordings, when the newest was spoken)."""
-    row = store.rows("SELECT count(*), max(spoken_at) FROM recordings")[0]
+    row = store.rows("SELECT count(*), max(spoken_at) FROM recordings WHERE trashed_at IS NULL")[0]
     return int(row[0]), row[1]

@@ -66,8 +66,9 @@ def slugify(name: str) -> str:
 _SELECT = """
 SELECT p.id, p.name, p.slug, p.created_at, p.archived_at, p.language, p.vocabulary,
        p.transcription_model,
-       (SELECT count(*) FROM recordings r WHERE r.project_id = p.id) AS recordings,
-       (SELECT max(spoken_at) FROM recordings r WHERE r.project_id = p.id) AS last_spoken_at
+       (SELECT count(*) FROM recordings r WHERE r.project_id = p.id AND r.trashed_at IS NULL) AS recordings,
+       (SELECT max(spoken_at) FROM recordings r WHERE r.project_id = p.id AND r.trashed_at IS NULL)
+           AS last_spoken_at
 FROM projects p
 """
 

@@ -42,6 +42,8 @@ class Recording:
     created_at: str
     segments: int = 0
     first_line: str = ""
+    trashed_at: str | None = None  # in the trash since then (restorable for TRASH_DAYS)
+    transcript_version: int = 1  # which transcript the segments are (earlier ones are kept)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -84,7 +86,7 @@ class Segment:
 _RECORDING_SELECT = """
 SELECT r.id, r.project_id, p.name AS project, r.external_id, r.title, r.spoken_at, r.duration,
        r.source, r.source_name, r.audio_path, r.content_sha256, r.status, r.status_message,
-       r.progress, r.recovered, r.language, r.model, r.created_at,
+       r.progress, r.recovered, r.language, r.model, r.created_at, r.trashed_at, r.transcript_version,
        (SELECT count(*) FROM segments s WHERE s.recording_id = r.id) AS segments,
        coalesce((SELECT s.text FROM segments s WHERE s.recording_id = r.id ORDER BY s.idx LIMIT 1), '')
            AS first_line
@@ -167,10 +169,13 @@ def list_recordings(
     status: str | None = None,
     limit: int | None = None,
     offset: int = 0,
+    trashed: bool | None = False,
 ) -> list[Recording]:
-    """Newest first."""
+    """Newest first. Notes in the trash are left out (`trashed=True`: only them; None: all)."""
     where: list[str] = []
     params: list[object] = []
+    if trashed is not None:
+        where.append("r.trashed_at IS NOT NULL" if trashed else "r.trashed_at IS NULL")
     if project_id is not None:
         where.append("r.project_id = ?")
         params.append(project_id)

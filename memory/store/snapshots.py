@@ -22,7 +22,8 @@ from models.errors import InputError
 PAGES_PER_STEP = 256  # ~1 MB at 4 KiB pages: progress moves, writers are not starved
 MAX_RESTARTS = 3
 
-# What a JSON export holds, in an order that inserts parents first: what was said, what the user
+# What a JSON export holds, in an order that inserts parents first: what was said (earlier
+# transcripts of a re-transcribed note too; a note in the trash with its trashed_at), what the user
 # decided and what consolidation found (with its state, so it is not redone after a restore), not
 # what indexing rebuilds (chunks, embeddings, vectors, the FTS index) nor logs (jobs, llm_calls,
 # seen_files).
@@ -31,6 +32,9 @@ EXPORT_TABLES = (
     "recordings",
     "segments",
     "segment_edits",
+    "transcript_versions",
+    "transcript_version_segments",
+    "recording_history",
     "consolidation_state",
     "corrections",
     "stretches",
@@ -145,6 +149,8 @@ def table_rows(store: Store, table: str, *, project_id: int | None = None) -> It
         sql += f" WHERE {where}"
         params = (project_id,) * where.count("?")
     order = "id" if "id" in columns else ("recording_id, idx" if "idx" in columns else "rowid")
+    if table == "transcript_version_segments":
+        order = "version_id, idx"
     yield from store.all(f"{sql} ORDER BY {order}", params)
 
 
@@ -180,6 +186,8 @@ def _project_filter(table: str, columns: list[str]) -> str | None:
         return "project_id = ?"
     if table == "segment_edits":
         return f"segment_id IN (SELECT id FROM segments WHERE {by_recording})"
+    if table == "transcript_version_segments":
+        return f"version_id IN (SELECT id FROM transcript_versions WHERE {by_recording})"
     if table == "connections":
         return "a_project_id = ? OR b_project_id = ?"
     if table == "migrations":
