@@ -117,7 +117,8 @@ def _prose(text: str, *, markdown: bool, cancelled: Cancelled | None = None) -> 
         if current:
             groups.append(" ".join(current))
     segments, clock = [], 0.0
-    for group in groups:
+    for number, group in enumerate(groups):
+        _check(cancelled, number)
         length = len(group.split()) / WORDS_PER_SECOND
         segments.append(SegmentIn(start=round(clock, 2), end=round(clock + length, 2), text=group))
         clock += length

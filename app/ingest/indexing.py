@@ -109,12 +109,33 @@ def _check(cancelled: Cancelled | None) -> None:
         raise CancelledError("indexing cancelled; what was indexed so far is kept")
 
 
+READ_PAGE = 5000  # segments read between two looks at the cancel flag
+
+
 def _desired_chunks(
-    library: Library, recording_id: int, *, final: bool, provisional: bool
+    library: Library,
+    recording_id: int,
+    *,
+    final: bool,
+    provisional: bool,
+    cancelled: Cancelled | None = None,
 ) -> list[ChunkSpec]:
     if provisional:
         return chunk_segments(index.live_segments(library.store, recording_id), final=True)
-    return chunk_segments(recordings.list_segments(library.store, recording_id), final=final)
+    # Read in pages: a note of tens of megabytes has 10^5 segments, seconds of reading
+    # (by windows of segment numbers, to the first empty window).
+    segments: list[recordings.Segment] = []
+    start = 0
+    while True:
+        _check(cancelled)
+        page = recordings.list_segments(
+            library.store, recording_id, first_idx=start, last_idx=start + READ_PAGE - 1
+        )
+        if not page:
+            break
+        segments += page
+        start += READ_PAGE
+    return chunk_segments(segments, final=final, cancelled=cancelled)
 
 
 def index_recording(
@@ -167,7 +188,7 @@ def _index_recording(
             )
         report.removed = len(stale)
         return report
-    remove, add = _plan(library, recording, final=final, provisional=provisional)
+    remove, add = _plan(library, recording, final=final, provisional=provisional, cancelled=cancelled)
     vectors = _Vectors(library)
     report.removed = len(remove)
     for start in range(0, max(len(add), 1), BATCH):
@@ -202,14 +223,21 @@ def _index_recording(
 
 
 def _plan(
-    library: Library, recording: recordings.Recording, *, final: bool, provisional: bool
+    library: Library,
+    recording: recordings.Recording,
+    *,
+    final: bool,
+    provisional: bool,
+    cancelled: Cancelled | None = None,
 ) -> tuple[list[int], list[ChunkSpec]]:
     """(chunk ids to remove, chunks to add): what the segments make now against what is stored.
 
     Chunks stay when their segments and text are unchanged; a recording moved to another project
     or date has all its chunks written again (from the vector cache).
     """
-    desired = _desired_chunks(library, recording.id, final=final, provisional=provisional)
+    desired = _desired_chunks(
+        library, recording.id, final=final, provisional=provisional, cancelled=cancelled
+    )
     existing = index.recording_chunks(library.store, recording.id)
     where = (recording.project_id, recording.spoken_at)
     moved = {c.id for c in existing if (c.project_id, c.spoken_at) != where}

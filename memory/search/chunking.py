@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from models.errors import CancelledError
+
 MIN_WORDS = 60
 MAX_WORDS = 120
+CANCEL_CHECK_EVERY = 2000  # segments between two looks at the cancel flag
 
 _WORD = re.compile(r"\S+")
 
@@ -99,8 +102,10 @@ def chunk_segments(
     final: bool = True,
     min_words: int = MIN_WORDS,
     max_words: int = MAX_WORDS,
+    cancelled: Callable[[], bool] | None = None,
 ) -> list[ChunkSpec]:
     """Chunks of consecutive segments (ordered by idx). `final=False` leaves the open tail out.
+    `cancelled()` is asked every few thousand segments (a note of tens of MB has 10^5 of them).
 
     A chunk closes when the next segment would take it past `max_words` (a single segment longer
     than that is a chunk of its own). A closing chunk shorter than `min_words` still closes: it is
@@ -112,7 +117,9 @@ def chunk_segments(
     groups: list[list[SegmentLike]] = []
     current: list[SegmentLike] = []
     current_words = 0
-    for seg in ordered:
+    for number, seg in enumerate(ordered):
+        if cancelled is not None and number % CANCEL_CHECK_EVERY == 0 and cancelled():
+            raise CancelledError("indexing cancelled")
         words = _raw_words(seg)
         if current and current_words + words > max_words:
             groups.append(current)
