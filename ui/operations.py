@@ -35,6 +35,7 @@ class Change(StrEnum):
     WATCHED = "watched"  # watched folders
     CONNECTIONS = "connections"
     CONSOLIDATION = "consolidation"  # facts, digest, stretches
+    TRASH = "trash"  # a note deleted, restored, or deleted for good
 
 
 class Progress:

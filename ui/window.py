@@ -30,6 +30,7 @@ from ui.consolidation_links import ConsolidationLinks
 from ui.dialogs.importer import failure_lines, importable, local_paths, summarise
 from ui.error_reporting import describe
 from ui.format import duration, short_date
+from ui.note_actions import NoteActions
 from ui.operations import Change, Progress
 from ui.shell import Shell
 from ui.widgets.sidebar import ALL_PROJECTS
@@ -60,6 +61,7 @@ class MainWindow(Shell):
         self.build_shell(library)
         self._connect()
         self.consolidation_links = ConsolidationLinks(self)  # digest, note layers, connections
+        self.note_actions = NoteActions(self)  # trash, move, re-transcribe, earlier transcripts
         self.setAcceptDrops(True)
         self.status_poll = QTimer(self)
         self.status_poll.setInterval(STATUS_POLL_MS)

@@ -8,7 +8,7 @@ consolidation found in the note (ui/pages/consolidation_view.py): facts, self-co
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -69,6 +69,7 @@ class RecordingView(QWidget):
     back_requested = Signal()
     message = Signal(str)
     open_requested = Signal(int, float)  # another recording, from a connection's quote
+    note_menu_requested = Signal(object, QPoint)  # (Recording, where): move, re-transcribe, trash
 
     def __init__(self, ops: Operations, library: Library, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -93,6 +94,11 @@ class RecordingView(QWidget):
         self.show_raw.setAccessibleName("Show the raw transcript instead of edits")
         self.show_raw.setToolTip("The raw transcript never changes; edits are kept as versions beside it")
         self.show_raw.toggled.connect(self.on_show_raw_toggled)
+        self.note_button = QPushButton("Note ▾")
+        self.note_button.setAccessibleName(
+            "Note actions: move to a project, re-transcribe, transcripts, trash"
+        )
+        self.note_button.clicked.connect(self.on_note_button_clicked)
         self.versions_button = QPushButton("Versions…")
         self.versions_button.setAccessibleName("Show every version of the selected line")
         self.versions_button.clicked.connect(self.show_versions)
@@ -154,6 +160,7 @@ class RecordingView(QWidget):
         top.addStretch(1)
         top.addWidget(self.show_raw)
         top.addWidget(self.versions_button)
+        top.addWidget(self.note_button)
         centre = QWidget()
         centre_layout = QVBoxLayout(centre)
         centre_layout.setContentsMargins(0, 0, 0, 0)
@@ -178,6 +185,12 @@ class RecordingView(QWidget):
         self.setTabOrder(self.versions_button, self.player.play_button)
         self.setTabOrder(self.player.play_button, self.player.slider)
         self.setTabOrder(self.player.slider, self.table)
+
+    def on_note_button_clicked(self) -> None:
+        if self.recording is not None:
+            self.note_menu_requested.emit(
+                self.recording, self.note_button.mapToGlobal(self.note_button.rect().bottomLeft())
+            )
 
     # --- opening -----------------------------------------------------------------------------------
     def open_recording(self, recording_id: RecordingId, *, at: float | None = None) -> None:

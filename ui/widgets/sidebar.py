@@ -92,6 +92,7 @@ class ProjectSidebar(QWidget):
     project_selected = Signal(object)  # str | None (None: all projects)
     connections_requested = Signal()  # the "Connections" button (Ctrl+3 does the same)
     commitments_requested = Signal()  # the "Commitments" button (Ctrl+4 does the same)
+    trash_requested = Signal()  # the "Trash" button: deleted notes, restorable for 30 days
     projects_loaded = Signal(list)  # list[Project] (active ones), for pickers elsewhere
 
     def __init__(self, ops: Operations, library: Library, parent: QWidget | None = None) -> None:
@@ -128,6 +129,10 @@ class ProjectSidebar(QWidget):
         self.commitments_button.setAccessibleName("Commitments across projects")
         self.commitments_button.setToolTip("Who owes what to whom by when, across projects (Ctrl+4)")
         self.commitments_button.clicked.connect(self.commitments_requested.emit)
+        self.trash_button = QPushButton("Trash")
+        self.trash_button.setAccessibleName("Trash: deleted notes, restorable for 30 days")
+        self.trash_button.setToolTip("Deleted notes, kept 30 days: restore or empty")
+        self.trash_button.clicked.connect(self.trash_requested.emit)
         buttons = QHBoxLayout()
         buttons.addWidget(self.new_button)
         buttons.addWidget(self.archive_button)
@@ -136,6 +141,7 @@ class ProjectSidebar(QWidget):
         layout.addWidget(self.projects, 1)
         layout.addWidget(self.connections_button)
         layout.addWidget(self.commitments_button)
+        layout.addWidget(self.trash_button)
         layout.addLayout(buttons)
         layout.addWidget(self.show_archived)
         self._loaded: list[Project] = []
@@ -160,6 +166,15 @@ class ProjectSidebar(QWidget):
         self.commitments_button.setText(f"Commitments · {count} overdue" if count else "Commitments")
         self.commitments_button.setAccessibleName(
             f"Commitments across projects, {count} overdue" if count else "Commitments across projects"
+        )
+
+    def set_trash_count(self, count: int) -> None:
+        """How many deleted notes wait in the trash."""
+        self.trash_button.setText(f"Trash · {count}" if count else "Trash")
+        self.trash_button.setAccessibleName(
+            f"Trash: {count} deleted note{'s' if count != 1 else ''}, restorable for 30 days"
+            if count
+            else "Trash: deleted notes, restorable for 30 days"
         )
 
     # --- loading -----------------------------------------------------------------------------------
