@@ -25,7 +25,15 @@ from typing import Any
 
 from app.library import Library
 from app.search import search
-from memory.answer.answerability import TOP, AnswerabilityModel, features, shipped_model
+from memory.answer.across import asks_across_projects, one_per_project, passages_across
+from memory.answer.answerability import (
+    TOP,
+    AnswerabilityModel,
+    features,
+    kind_in,
+    question_kind,
+    shipped_model,
+)
 from memory.answer.answers import (
     Answer,
     Claim,
@@ -38,12 +46,15 @@ from memory.answer.answers import (
 from memory.answer.claims import ClaimReader, claim_schema, sentences
 from memory.answer.context import ContextPassage, focus_passage, passages_from_hits
 from memory.answer.fact_answers import with_current_values
+from memory.answer.sentence_ranker import SentenceRanker, shipped_ranker
 from memory.search.hits import Hit
+from memory.search.ranking import merge_per_project
 from memory.search.retrieval import preload_vectors
+from memory.store import projects as project_store
 from memory.store.clock import parse_time, to_store_time
 from memory.store.llm_log import LoggedCall
 from memory.text.quotes import ClaimKind
-from memory.text.relevance import QuestionTerms, load_question_terms
+from memory.text.relevance import QuestionTerms, load_question_terms, stems
 from models.catalogue import Role
 from models.chat import ChatModel
 from models.errors import InputError, ModelError
@@ -64,6 +75,10 @@ MODEL_WORDS = 300  # of the context, what the model reads (prompt time dominates
 # within this many of the model's own tokens: fewer words per passage first, then fewer passages.
 MODEL_TOKENS = 300
 MIN_PASSAGE_WORDS = 40
+# A question asked across projects is also searched in each of the first few projects found (and
+# the ones it names), and each project's best passage is put first (memory/answer/across.py).
+ACROSS_PROJECTS = 3
+PER_PROJECT = 3
 
 TextSink = Callable[[str], None]
 
@@ -83,6 +98,9 @@ class _Run:
     timings: dict[str, float]
     first_text_ms: float | None = None
     until: str | None = None  # store time the question is asked as of (later facts are unknown)
+    across: bool = False  # asked across projects: each project's best passage speaks first
+    ranker: SentenceRanker | None = None  # chooses the sentence each passage is quoted by
+    kind_check: bool = True  # an answer to "when / how much / who" must say a date, amount or name
 
     def ms(self) -> float:
         return (time.perf_counter() - self.started) * 1000
@@ -113,6 +131,12 @@ class AskRequest:
     include_archived: bool = False  # archived projects are left out unless named or asked for
     answerability: AnswerabilityModel | None = None  # another model than the shipped one (evaluations)
     use_answerability: bool = True  # False: the relevance gate alone decides (evaluations' baseline)
+    # Asked across projects (searched per project, one passage each first): None = read from the
+    # question (memory/answer/across.py); always False when one project is named.
+    across_projects: bool | None = None
+    sentence_ranker: SentenceRanker | None = None  # another ranker than the shipped one (evaluations)
+    use_sentence_ranker: bool = True  # False: word coverage chooses the quoted sentence (baseline)
+    kind_check: bool = True  # False: an answer need not hold the kind of thing asked for (baseline)
 
     def asked_at(self) -> datetime | None:
         return parse_time(self.as_of) if isinstance(self.as_of, str) else self.as_of
@@ -154,14 +178,53 @@ def ask(
         until=until,
         include_archived=request.include_archived,
     )
+    across = request.across_projects
+    if request.projects is not None and len(request.projects) == 1:
+        across = False
+    named = _named_projects(library, question, request)
+    if across is None:
+        across = len(named) > 1 or asks_across_projects(question)
+    if across:
+        hits = _hits_across_projects(library, question, hits, named, request, when, until)
     return answer_hits(
         library,
-        replace(request, question=question),
+        replace(request, question=question, across_projects=across),
         hits,
         on_text=on_text,
         cancelled=cancelled,
         started=started,
     )
+
+
+def _named_projects(library: Library, question: str, request: AskRequest) -> list[str]:
+    """Projects in scope whose name the question says ("at Millbrook … the Tidewater museum")."""
+    asked = {
+        stem for stem in stems(" ".join(w for w in question.split() if w[:1].isupper())) if len(stem) > 2
+    }
+    every = project_store.list_projects(library.store, include_archived=request.include_archived)
+    if request.projects:
+        every = [p for p in every if p.name in request.projects or p.slug in request.projects]
+    return [p.name for p in every if asked & {s for s in stems(p.name.replace("-", " ")) if len(s) > 2}]
+
+
+def _hits_across_projects(
+    library: Library,
+    question: str,
+    hits: list[Hit],
+    named: list[str],
+    request: AskRequest,
+    when: datetime | None,
+    until: str | None,
+) -> list[Hit]:
+    """The all-project hits merged with searches of single projects: the projects the question
+    names, then those of the best hits, up to ACROSS_PROJECTS; each project's best passage first."""
+    order = list(dict.fromkeys([*named, *(h.project for h in hits)]))[:ACROSS_PROJECTS]
+    if len(order) < 2:
+        return hits
+    per_project = [
+        search(library, question, projects=[name], k=PER_PROJECT, as_of=when, until=until) for name in order
+    ]
+    return merge_per_project(hits, per_project, RETRIEVE_K)
 
 
 def answer_hits(
@@ -187,7 +250,15 @@ def answer_hits(
     gate = request.gate or Gate()
     run = _Run(library, question, passages, terms, gate, on_text, cancelled, started, timings)
     run.until = request.asked_until()
-    found = judge_passages(store, passages, terms, run.gate)
+    across = bool(request.across_projects)
+    # Across projects, a name may live in any of the projects the passages come from.
+    homes = {p.project_id for p in passages} if across else None
+    found = judge_passages(store, passages, terms, run.gate, name_projects=homes)
+    if across:
+        found = bool(passages_across(store, passages, terms, max_rank=run.gate.max_rank)) or found
+    run.across = across
+    run.ranker = (request.sentence_ranker or shipped_ranker()) if request.use_sentence_ranker else None
+    run.kind_check = request.kind_check
     values = features(terms, passages, hits, request.asked_at())
     model = (request.answerability or shipped_model()) if request.use_answerability else None
     probability = model.probability(values) if model is not None else None
@@ -235,12 +306,14 @@ def _answer(run: _Run, prompt: ModelPrompt, no_llm: bool, model_path: Path | Non
     cited = {c.citations[0].passage for c in claims}
     extra = [
         c
-        for c in extractive_claims(run.passages, run.terms, max_claims=EXTRACTIVE_CLAIMS)
+        for c in extractive_claims(
+            run.passages, run.terms, max_claims=EXTRACTIVE_CLAIMS, per_project=run.across, ranker=run.ranker
+        )
         if c.citations[0].passage not in cited
     ]
     streamed = list(claims)  # the model's claims were shown as they were checked
     claims += extra[: max(0, EXTRACTIVE_CLAIMS - stated)]
-    if not claims:
+    if not claims or (run.kind_check and not says_what_was_asked(run.question, run.terms, claims)):
         return None
     # A value a later note superseded is preceded by the current one; a current value says what
     # it replaced, and when (consolidation's facts: memory.answer.fact_answers).
@@ -255,6 +328,21 @@ def _answer(run: _Run, prompt: ModelPrompt, no_llm: bool, model_path: Path | Non
     )
     answer.llm_call_id = call_id
     return answer
+
+
+# The kinds of answer whose absence is read reliably (spaCy's dates, amounts and names; German by
+# rules). Places are left out: "at the clinic" or "im Außenlager" are rarely entities.
+CHECKED_KINDS = ("time", "number", "person")
+
+
+def says_what_was_asked(question: str, terms: QuestionTerms, claims: list[Claim]) -> bool:
+    """Whether a stated line holds the kind of thing the question asks for: a date or time for
+    "when", an amount for "how much / many", a name for "who" (not one the question gave). A
+    "who" question answered only by lines naming no one is not answered by them."""
+    kind = question_kind(question)
+    if kind not in CHECKED_KINDS:
+        return True
+    return any(kind_in(c.text, kind, terms) for c in claims if c.kind == ClaimKind.STATED)
 
 
 def warm_up(library: Library) -> bool:
@@ -374,6 +462,8 @@ def _model_context(run: _Run, words: int = MODEL_WORDS, count: int = MODEL_PASSA
     ranked = sorted(
         (p for p in run.passages if p.relevant and p.segments), key=lambda p: (-p.support.coverage, p.rank)
     )
+    if run.across:
+        ranked = one_per_project(ranked)
     chosen = sorted(ranked[:count], key=lambda p: p.number)
     each = max(MIN_PASSAGE_WORDS, words // max(1, len(chosen)))
     return [focus_passage(p, run.terms, each) for p in chosen]

@@ -18,7 +18,7 @@ set's corpus (bench.evals.common). Measured, per category and overall:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -107,7 +107,9 @@ def run_ask_queries(
     answerability: AnswerabilityModel | None = None,
     use_answerability: bool = True,
     progress: Progress | None = None,
+    request_options: Mapping[str, Any] | None = None,
 ) -> list[QueryResult]:
+    """`request_options`: more AskRequest fields (e.g. `kind_check=False` for a baseline)."""
     external = external_segment_ids(library.store)
     results = []
     for n, q in enumerate(queries):
@@ -119,6 +121,7 @@ def run_ask_queries(
             gate=gate,
             answerability=answerability,
             use_answerability=use_answerability,
+            **dict(request_options or {}),
         )
         answer = ask(library, request)
         results.append(
@@ -183,6 +186,7 @@ def evaluate_ask(
     answerability: AnswerabilityModel | None = None,
     use_answerability: bool = True,
     progress: Progress | None = None,
+    request_options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The JSON `verbatim eval ask --json` prints."""
     eval_set = EvalSet.open(set_dir)
@@ -198,6 +202,7 @@ def evaluate_ask(
             answerability=answerability,
             use_answerability=use_answerability,
             progress=progress,
+            request_options=request_options,
         )
         model = None if no_llm else (model_path.name if model_path else library.models.name_for(Role.CHAT))
     by_category: dict[str, list[QueryResult]] = defaultdict(list)

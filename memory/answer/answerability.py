@@ -45,10 +45,16 @@ WEIGHTS_FILE = "answerability.json"
 TOP = 5  # passages looked at (the gate's max_rank)
 
 _PLACE = re.compile(r"^\W*(?:where|wo|wohin|woher)\b", re.I)
+# "What is the name of …" asks for a name as "who" does (a person or an organisation).
+_NAME = re.compile(
+    r"^\W*(?:what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:the\s+)?names?\s+of|wie\s+hei(?:ß|ss)t)\b", re.I
+)
 ANSWER_ENTITIES: Mapping[str, frozenset[str]] = {
     "time": frozenset({"DATE", "TIME"}),
     "number": frozenset({"MONEY", "CARDINAL", "QUANTITY", "PERCENT"}),
-    "person": frozenset({"PERSON", "ORG", "NORP"}),
+    # Any name: the small English model often files an unfamiliar person's name under FAC or GPE
+    # ("Imogen Ferreira" as a facility), so "who" is answered by a name of any type.
+    "person": frozenset({"PERSON", "ORG", "NORP", "GPE", "FAC", "LOC", "PRODUCT"}),
     "place": frozenset({"GPE", "LOC", "FAC"}),
 }
 
@@ -75,6 +81,8 @@ FEATURES = (
 
 def question_kind(question: str) -> str | None:
     """ "time", "number", "person" or "place" when the question's opening says what answers it."""
+    if _NAME.search(question):
+        return "person"
     return answer_kind(question) or ("place" if _PLACE.search(question) else None)
 
 

@@ -18,10 +18,11 @@ your notes", and the nearest passages are shown for the user to judge.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from memory.answer.across import one_per_project
 from memory.answer.claims import RawClaim, sentences
 from memory.answer.context import (
     ContextPassage,
@@ -31,6 +32,7 @@ from memory.answer.context import (
     sentence_of,
     through_corrections,
 )
+from memory.answer.sentence_ranker import SentenceRanker, best_sentences
 from memory.store.store import Store
 from memory.text.quotes import ClaimKind, QuoteSpan, locate_quote, normalise, tokens, word_count
 from memory.text.relevance import (
@@ -142,17 +144,30 @@ class Answer:
 
 # --- the relevance gate -----------------------------------------------------------------------------
 def judge_passages(
-    store: Store, passages: Sequence[ContextPassage], terms: QuestionTerms, gate: Gate
+    store: Store,
+    passages: Sequence[ContextPassage],
+    terms: QuestionTerms,
+    gate: Gate,
+    *,
+    name_projects: Collection[int] | None = None,
 ) -> bool:
-    """Mark each passage relevant or not; True when at least one is."""
+    """Mark each passage relevant or not; True when at least one is.
+
+    A question's name counts when the passage's project mentions it, or, with `name_projects`
+    (a question asked across projects), any of those projects."""
     cache: dict[tuple[int, str], bool] = {}
+
+    def mentioned_in(project_id: int, name: str) -> bool:
+        key = (project_id, name)
+        if key not in cache:
+            cache[key] = project_mentions(store, project_id, terms.spelled.get(name, name))
+        return cache[key]
+
     for p in passages:
 
         def mentioned(name: str, project_id: int = p.project_id) -> bool:
-            key = (project_id, name)
-            if key not in cache:
-                cache[key] = project_mentions(store, project_id, terms.spelled.get(name, name))
-            return cache[key]
+            homes = [project_id, *sorted(set(name_projects or ()) - {project_id})]
+            return any(mentioned_in(home, name) for home in homes)
 
         p.support = passage_support(p, terms, width=gate.window, mentioned=mentioned)
         p.relevant = (
@@ -333,17 +348,38 @@ _FUNCTION_STEMS = stems(
 
 # --- extractive answers -------------------------------------------------------------------------------
 def extractive_claims(
-    passages: Sequence[ContextPassage], terms: QuestionTerms, *, max_claims: int = 3
+    passages: Sequence[ContextPassage],
+    terms: QuestionTerms,
+    *,
+    max_claims: int = 3,
+    per_project: bool = False,
+    ranker: SentenceRanker | None = None,
 ) -> list[Claim]:
-    """The best sentence of each relevant passage, verbatim and stated, best supported first."""
+    """The best sentence of each relevant passage, verbatim and stated (`per_project`: each
+    project's best passage before any project's second).
+
+    With a sentence ranker (memory/answer/sentence_ranker.py), each passage's sentence is the one
+    it ranks first, and the passages follow their chosen sentence's probability; without one, the
+    sentence that covers the question best, passages by the gate's support."""
     relevant = sorted(
         (p for p in passages if p.relevant and p.segments), key=lambda p: (-p.support.score, p.rank)
     )
+    chosen: dict[int, str] = {}
+    if ranker is not None and relevant:
+        best: dict[int, float] = {}
+        candidates = [(p, sentences(p.text) or [p.text]) for p in relevant]
+        for p, (probability, sentence) in zip(
+            relevant, best_sentences(ranker, terms, candidates), strict=True
+        ):
+            best[p.number], chosen[p.number] = probability, sentence
+        relevant.sort(key=lambda p: -best[p.number])
+    if per_project:
+        relevant = one_per_project(relevant)
     claims: list[Claim] = []
     for p in relevant[:max_claims]:
         source = p.source()
-        options = sentences(p.text) or [p.text]
-        span = source.find(best_sentence(terms, options), min_words=1)
+        sentence = chosen.get(p.number) or best_sentence(terms, sentences(p.text) or [p.text])
+        span = source.find(sentence, min_words=1)
         if span is None:
             continue
         span = through_corrections(source, span)

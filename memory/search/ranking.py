@@ -171,3 +171,24 @@ def diversify(hits: Sequence[Hit], penalty: float, project_penalty: float = 0.0)
         in_project[hit.project_id] = in_project.get(hit.project_id, 0) + 1
         out.append(hit)
     return out
+
+
+def merge_per_project(overall: Sequence[Hit], per_project: Sequence[Sequence[Hit]], k: int) -> list[Hit]:
+    """One list from a search of all projects and searches of single projects, for a question asked
+    across projects: each project's best passage first (projects in the order of their best
+    passage's score), then the rest of the all-project list, then the projects' further passages;
+    a passage already taken (same recording, a segment in common) is not taken again."""
+    bests = sorted((hits[0] for hits in per_project if hits), key=lambda h: (-h.score, h.chunk_id))
+    out: list[Hit] = []
+    for hit in [*bests, *overall, *(h for hits in per_project for h in hits[1:])]:
+        if len(out) >= k:
+            break
+        if not any(_same_passage(hit, taken) for taken in out):
+            out.append(hit)
+    return out
+
+
+def _same_passage(a: Hit, b: Hit) -> bool:
+    if a.chunk_id == b.chunk_id:
+        return True
+    return a.recording_id == b.recording_id and bool(set(a.segment_ids) & set(b.segment_ids))

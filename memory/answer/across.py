@@ -1,0 +1,133 @@
+"""Questions asked across projects ("which other client…", "have I solved this before?") and the
+passages that answer them, one per project.
+
+A consultant's notes are filed by client, and the questions that matter most often join two of
+them: the same person met on two engagements, a problem solved at one client and now at another.
+Ranking all projects together lets the best project take every place, so such a question is
+answered from one project only. Here:
+
+- `asks_across_projects` reads the question's grammar (spaCy's parse): a word for an engagement
+  (project, client, customer…) that is quantified beyond the one at hand ("other", "another",
+  "more than one", "any of my", "both"), or the speaker's own past experience asked in the perfect
+  ("have I … before / ever / elsewhere"). It looks at roles in the sentence, not at phrasings:
+  tests/unit/test_across.py checks it on phrasings that are in no development set.
+- `passages_across` (after the relevance gate): a question that spans projects names things that
+  live in different projects, so a name is looked for in every project the passages come from, not
+  only the passage's own; and when the relevant passages all come from one project, the best
+  passage of another project becomes relevant when it says one of the question's names itself, or
+  consolidation connected it to a relevant passage (the thing the two projects share).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from memory.answer.context import ContextPassage
+from memory.search.connected import links_from_recordings
+from memory.store.store import Store
+from memory.text import nlp
+from memory.text.relevance import QuestionTerms, stems
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+# What a consultant's work is filed under (the nouns a question quantifies to reach other projects).
+_ENGAGEMENT_TEXT = """
+    project client customer engagement account company firm organisation organization job assignment
+    mandate contract"""
+ENGAGEMENT_NOUNS = frozenset(_ENGAGEMENT_TEXT.split())
+# Determiners and adjectives that reach beyond the engagement at hand.
+_BEYOND_TEXT = "other another different several multiple both all every each various"
+BEYOND = frozenset(_BEYOND_TEXT.split())
+# Words that point at the speaker's past work when asked in the perfect ("have I … before?").
+_PAST_WORK_TEXT = "before ever previously elsewhere already"
+PAST_WORK = frozenset(_PAST_WORK_TEXT.split())
+ANYWHERE_ELSE = re.compile(r"\b(?:anywhere|somewhere|elsewhere|nowhere)\b(?:\s+else)?", re.I)
+_GERMAN_ACROSS = re.compile(
+    r"\b(?:anderen?|mehreren|beiden|allen)\s+(?:projekte?n?|kunden|kundinnen|mandanten|mandaten|firmen)\b|"
+    r"\b(?:schon\s+(?:mal|einmal)|vorher|früher|woanders|anderswo)\b",
+    re.I,
+)
+
+
+def asks_across_projects(question: str) -> bool:
+    """Whether the question reaches beyond one project (see the module's docstring)."""
+    text = " ".join(question.split())
+    if not text:
+        return False
+    if nlp.language_of(text) == "de":
+        return bool(_GERMAN_ACROSS.search(text))
+    if ANYWHERE_ELSE.search(text) and re.search(r"\belse\b|\belsewhere\b", text, re.I):
+        return True
+    doc = nlp.parse(text)
+    for token in doc:
+        if token.pos_ in ("NOUN", "PROPN") and token.lemma_.lower() in ENGAGEMENT_NOUNS:
+            modifiers = {c.lower_ for c in token.children}
+            if modifiers & BEYOND or "more" in {c.lower_ for c in token.subtree}:
+                return True  # "another project", "more than one client", "both clients"
+            # "any of my clients", "which of my projects": a quantifier over the speaker's own
+            if token.tag_ in ("NNS", "NNPS") and "my" in modifiers and token.head.lower_ in ("of", "my"):
+                return True
+            if token.tag_ in ("NNS", "NNPS") and "my" in modifiers and token.dep_ == "pobj":
+                head = token.head.head if token.head.lower_ == "of" else None
+                if head is not None and head.lower_ in ("any", "which", "all", "some", "none", "one"):
+                    return True
+    return _asks_past_work(doc)
+
+
+def _asks_past_work(doc: Doc) -> bool:
+    """ "Have I … before?", "Did I ever …": the speaker's own earlier work, anywhere."""
+    tokens = list(doc)
+    subjects_i = any(t.lower_ == "i" and t.dep_ in ("nsubj", "nsubjpass") for t in tokens)
+    perfect = any(t.lemma_ == "have" and t.dep_ == "aux" for t in tokens)
+    return subjects_i and perfect and any(t.lower_ in PAST_WORK for t in tokens)
+
+
+def passages_across(
+    store: Store,
+    passages: Sequence[ContextPassage],
+    terms: QuestionTerms,
+    *,
+    max_rank: int,
+) -> list[ContextPassage]:
+    """After the gate, for a question asked across projects: a project's best passage among the
+    first `max_rank` becomes relevant when it says one of the question's names in its own words,
+    or consolidation connected it to a relevant passage, provided that the answer then speaks
+    from two projects or more (one project alone does not answer a question about several).
+    Returns the passages it made relevant."""
+    top = [p for p in passages if p.rank < max_rank and p.segments]
+    linked = _linked_segments(store, [p for p in top if p.relevant])
+    asked = set(terms.names)
+    candidates: dict[int, ContextPassage] = {}
+    for p in sorted(top, key=lambda p: (-p.support.coverage, p.rank)):
+        if p.relevant or p.project_id in candidates:
+            continue
+        if asked & stems(p.text) or linked & set(p.segment_ids):
+            candidates[p.project_id] = p
+    held = {p.project_id for p in top if p.relevant}
+    if len(held | set(candidates)) < 2:
+        return []
+    made = [p for project, p in candidates.items() if project not in held]
+    for p in made:
+        p.relevant = True
+    return made
+
+
+def _linked_segments(store: Store, relevant: Sequence[ContextPassage]) -> set[int]:
+    """Segments of other notes that consolidation connected to a segment of these passages."""
+    held = {s for p in relevant for s in p.segment_ids}
+    links = links_from_recordings(store, list({p.recording_id for p in relevant}))
+    return {link.to_segment for link in links if link.segment_id in held}
+
+
+def one_per_project(passages: Sequence[ContextPassage]) -> list[ContextPassage]:
+    """Passages reordered so each project's best comes before any project's second."""
+    seen: set[int] = set()
+    first: list[ContextPassage] = []
+    rest: list[ContextPassage] = []
+    for p in passages:
+        (rest if p.project_id in seen else first).append(p)
+        seen.add(p.project_id)
+    return first + rest

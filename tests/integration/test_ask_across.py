@@ -1,0 +1,75 @@
+"""A question asked across projects is answered from each project, not only the one that fills
+the first places (memory/answer/across.py, app/ask.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from app.ask import AskRequest, ask
+from app.ingest.imports import import_corpus
+from app.library import Library
+from app.paths import DataDir
+from bench.evals.ask_eval import quote_violations
+from tests.conftest import MODELS_DIR, require_models
+from tests.support.consolidation_corpus import write_corpus
+
+pytestmark = pytest.mark.slow  # a library indexed with the embedding model
+
+# One client whose notes talk about the payroll export every time, and another where the same
+# contractor appears once: an all-project ranking gives the first client every place.
+HARBOUR = [
+    (
+        f"harbour:{n}",
+        "Harbour Foods",
+        f"Harbour payroll {n}",
+        f"2026-04-0{n}T09:00:00",
+        [
+            f"Harbour payroll export, day {n}, the export from Paylane still drops the overtime column.",
+            "Mirela Costa from Quillbyte is rewriting the payroll export so it keeps every column.",
+            "The payroll export runs every night and the finance team checks it in the morning.",
+        ],
+    )
+    for n in range(1, 8)
+]
+OTHER = [
+    (
+        "ridge:1",
+        "Ridgeway Council",
+        "Ridgeway kickoff",
+        "2026-04-08T09:00:00",
+        [
+            "Ridgeway kickoff, the council wants its planning records moved by the autumn.",
+            "Quillbyte will build the importer, and Mirela Costa leads their side of it.",
+            "The council's archive has forty thousand scanned files to move.",
+        ],
+    )
+]
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    require_models()
+    root = tmp_path_factory.mktemp("ask-across")
+    lib = Library(DataDir(root, MODELS_DIR))
+    results = import_corpus(lib, write_corpus(root / "notes.jsonl", HARBOUR + OTHER))
+    assert {r.status for r in results} == {"imported"}
+    yield lib
+    lib.close()
+
+
+def test_a_question_across_projects_quotes_each_project(library: Library) -> None:
+    question = "Has Mirela Costa worked with me on any other project?"
+    answer = ask(library, AskRequest(question, as_of="2026-04-10T09:00:00", no_llm=True))
+    assert answer.answer_found
+    quoted = {c.citations[0].project for c in answer.stated}
+    assert quoted == {"Harbour Foods", "Ridgeway Council"}
+    assert quote_violations(library.store, answer) == 0
+
+
+def test_the_same_question_about_one_project_stays_in_it(library: Library) -> None:
+    question = "Has Mirela Costa worked with me on any other project?"
+    request = AskRequest(question, projects=["Harbour Foods"], as_of="2026-04-10T09:00:00", no_llm=True)
+    answer = ask(library, request)
+    assert {c.citations[0].project for c in answer.stated} <= {"Harbour Foods"}

@@ -1,0 +1,84 @@
+"""Questions asked across projects: the detector on phrasings that are in no development set, and
+the merge that gives each project's best passage a place."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.answer.across import asks_across_projects, one_per_project
+from memory.answer.context import ContextPassage
+from memory.search.hits import Hit
+from memory.search.ranking import merge_per_project
+
+# Written for this test, not taken from (nor paraphrased from) the consultant sets' questions.
+ACROSS = [
+    "Did the data retention problem show up at another customer too?",
+    "Which of my clients use Salesforce?",
+    "Is Priya Natarajan involved in several of my projects?",
+    "Have I ever negotiated a fixed-price contract before?",
+    "Do both clients rely on the same payroll provider?",
+    "Has a different client asked for an ISO audit?",
+    "Have I seen this outage anywhere else?",
+    "Does any other engagement depend on the Azure migration?",
+    "Gab es das Problem schon mal bei einem anderen Kunden?",
+    "Hat Frau Berger mit mehreren Projekten zu tun?",
+]
+ONE_PROJECT = [
+    "When is the steering committee for the retail client?",
+    "Who signs off the budget at Harbour Foods?",
+    "How many licences did the client order?",
+    "What did the customer say about the go-live?",
+    "Which database did we choose for the project?",
+    "Did I send the proposal already?",
+    "Wann ist der Termin mit dem Kunden?",
+    "What did Caroline say about her project last week?",
+]
+
+
+@pytest.mark.parametrize("question", ACROSS)
+def test_a_question_that_reaches_beyond_one_project_is_read_as_such(question: str) -> None:
+    assert asks_across_projects(question)
+
+
+@pytest.mark.parametrize("question", ONE_PROJECT)
+def test_a_question_about_one_project_is_not(question: str) -> None:
+    assert not asks_across_projects(question)
+
+
+def _hit(
+    chunk: int, project: int, score: float, recording: int | None = None, segments: list[int] | None = None
+) -> Hit:
+    return Hit(
+        chunk_id=chunk,
+        recording_id=recording if recording is not None else chunk,
+        project_id=project,
+        project=f"p{project}",
+        title="",
+        spoken_at="2026-01-01T00:00:00",
+        start=0.0,
+        end=1.0,
+        text="",
+        segment_ids=segments if segments is not None else [chunk * 10],
+        score=score,
+    )
+
+
+def test_each_project_s_best_passage_comes_first_then_the_all_project_order() -> None:
+    overall = [_hit(1, 1, 0.9), _hit(2, 1, 0.8), _hit(3, 1, 0.7), _hit(4, 1, 0.6)]
+    per_project = [[_hit(1, 1, 0.9), _hit(2, 1, 0.8)], [_hit(9, 2, 0.3), _hit(8, 2, 0.2)]]
+    merged = merge_per_project(overall, per_project, k=5)
+    assert [h.chunk_id for h in merged] == [1, 9, 2, 3, 4]
+
+
+def test_a_passage_sharing_segments_with_one_taken_is_not_taken_again() -> None:
+    overall = [_hit(1, 1, 0.9, recording=5, segments=[50, 51])]
+    per_project = [[_hit(2, 1, 0.8, recording=5, segments=[51, 52])], [_hit(3, 2, 0.4)]]
+    assert [h.chunk_id for h in merge_per_project(overall, per_project, k=10)] == [2, 3]
+
+
+def test_one_per_project_puts_every_project_s_best_before_any_second() -> None:
+    def passage(number: int, project: int) -> ContextPassage:
+        return ContextPassage(number, number, project, f"p{project}", "", "", [], number, 0.0)
+
+    ordered = one_per_project([passage(1, 1), passage(2, 1), passage(3, 2), passage(4, 1), passage(5, 3)])
+    assert [p.number for p in ordered] == [1, 3, 5, 2, 4]
