@@ -124,4 +124,6 @@ class Background(QObject):
         if self.watcher is not None:
             self.watcher.stop(timeout=2.0)
         if self.worker is not None:
-            self.worker.stop(timeout=10.0)
+            # the running job stops at its next cancel check (about a second, docs/benchmarks.md);
+            # the library must not close under it, so this waits well past that
+            self.worker.stop(timeout=30.0)

@@ -440,9 +440,12 @@ class MainWindow(Shell):
         self.changes_poll.stop()
         self.recording_view.player.stop()
         self.recorder.shutdown()
+        self.ops.shutdown(0)  # cancel every task now, so they wind down while the job worker stops
         self.background.stop()
         if self.tray is not None:
             self.tray.hide()
-        if not self.ops.shutdown(5000):
+        # Wait for the cancelled work: the library closes after this, and a thread still writing
+        # to it then was the "Fatal Python error" of a close during a big import.
+        if not self.ops.shutdown(30_000):
             log.warning("some background work was still running at exit")
         event.accept()
