@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from app.ingest.indexing import index_recording
+from app.ingest.vocabulary import project_vocabulary
 from app.jobs.queue import JobContext
 from app.library import Library
 from capture.audio import inspect_audio
@@ -211,7 +212,7 @@ def _request(
         model_path=str(model_path or resolve_model(library, project.transcription_model)),
         start=start,
         language=project.language or (rec.language if start > 0 else None),
-        vocabulary=tuple(project.vocabulary),
+        vocabulary=tuple(project_vocabulary(library.store, project.id)),
         window=window,
     )
 

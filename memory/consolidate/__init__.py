@@ -6,8 +6,9 @@ model, checked alike), fact_store (facts and their validity), connections and co
 (links between projects, judged by the user), commitments (who owes what to whom by when: English
 from the parse in commitment_english, German by rules, shared pieces in commitment_text) and
 commitment_store (stored, marked done by later notes, listed), digest (decisions, commitments, open
-questions), stretches (parts of a note about another project), state (which stages are done for
-which version of a recording)."""
+questions), known_names (the names a project's notes say, for its transcriptions), stretches
+(parts of a note about another project), state (which stages are done for which version of a
+recording)."""
 
 __all__ = [
     "commitment_english",
@@ -21,6 +22,7 @@ __all__ = [
     "fact_model",
     "fact_store",
     "facts",
+    "known_names",
     "state",
     "stretches",
 ]
