@@ -51,6 +51,10 @@ MODELS = (
 )
 
 
+def _lines(count: int) -> str:
+    return f"{count} line{'s' if count != 1 else ''}"
+
+
 class RetranscribeDialog(QDialog):
     """Which model, and what happens to the transcript there is now."""
 
@@ -67,8 +71,8 @@ class RetranscribeDialog(QDialog):
         self.about = about = QLabel(
             f"<b>{escape(recording_title(recording))}</b> is transcribed again from its audio, with the"
             f" project's vocabulary as it is now: {escape(vocabulary)}.<br><br>The transcript it has now"
-            f" (version {recording.transcript_version}) is kept word for word, with your edits, as an earlier"
-            " version: you can read it and make it current again from the note's Transcripts."
+            f" (version {recording.transcript_version}) is kept word for word, with any edits you made, as an"
+            " earlier version: you can read it and make it current again from the note's Transcripts."
         )
         about.setWordWrap(True)
         about.setTextFormat(Qt.TextFormat.RichText)
@@ -100,16 +104,17 @@ class VersionsDialog(QDialog):
         self.setWindowTitle(f"Transcripts of “{recording_title(recording)}”")
         self.list = QListWidget()
         self.list.setAccessibleName("Transcripts")
+        self.list.setMaximumHeight(self.fontMetrics().height() * 6)
         now = QListWidgetItem(
-            f"Version {recording.transcript_version} (current) · {recording.model or 'imported'}"
-            f" · {recording.segments} lines"
+            f"Version {recording.transcript_version}, current · {recording.model or 'imported'}"
+            f" · {_lines(recording.segments)}"
         )
         now.setData(Qt.ItemDataRole.UserRole, None)
         self.list.addItem(now)
         for v in reversed(versions):
             item = QListWidgetItem(
-                f"Version {v.version} · {v.model or 'imported'} · {v.segments} lines · {v.reason},"
-                f" {short_date(v.replaced_at)}"
+                f"Version {v.version} · {v.model or 'imported'} · {_lines(v.segments)}"
+                f" · replaced {short_date(v.replaced_at)} ({v.reason})"
             )
             item.setData(Qt.ItemDataRole.UserRole, v.version)
             self.list.addItem(item)
@@ -302,7 +307,7 @@ class NoteActions(QObject):
     def retranscribe(self, recording: Recording, model: str | None) -> None:
         def done(_job: int) -> None:
             self.window.show_status(
-                f"Re-transcribing “{recording_title(recording)}”;"
+                f"Re-transcription of “{recording_title(recording)}” queued;"
                 " its earlier transcript is kept (Transcripts…)."
             )
             self.window.background.wake_jobs()

@@ -106,6 +106,7 @@ def test_a_deleted_note_leaves_everything_at_once_and_comes_back_restored(
     assert deleted["purge_on"] == (datetime.now() + timedelta(days=30)).date().isoformat()
     assert set(_everywhere(c).values()) == {0}
     assert _counts()["Scratch"] == 0
+    assert library_problems(library) == []  # a trashed note's words without passages is consistent
     assert [t["id"] for t in ok("trash", "--json").json()["trash"]] == [c]
     assert "gone on" in ok("trash", "list").out
 
@@ -250,6 +251,9 @@ def test_backup_restore_and_json_export_keep_the_trash_and_earlier_transcripts(
 
     ok("backup", "--out", str(tmp_path / "lib.verbatim-backup"))
     ok("export", "--format", "json", "--out", str(tmp_path / "export"))
+    ok("export", "--format", "markdown", "--out", str(tmp_path / "vault"))
+    vault = " ".join(p.read_text("utf-8") for p in (tmp_path / "vault").rglob("*.md"))
+    assert "budget is now 55,000" in vault and "Redis" not in vault  # the trashed note is not exported
     for source in ("lib.verbatim-backup", "export"):
         target = tmp_path / f"restored-{source}"
         ok("restore", str(tmp_path / source), "--into", str(target))

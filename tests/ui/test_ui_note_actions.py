@@ -144,6 +144,17 @@ def test_move_from_the_context_menu(window, qtbot, library, tmp_path) -> None:  
     )
     assert "Moved “Budget” to Oakridge" in window.status_label.text()
 
+    window.open_recording(budget.id)  # the note page's "Note" menu offers the same actions
+    view = window.recording_view
+    qtbot.waitUntil(lambda: view.recording is not None and view.recording.id == budget.id, timeout=WAIT_MS)
+    view.note_button.click()
+    qtbot.waitUntil(lambda: window.note_actions.menu.isVisible(), timeout=WAIT_MS)
+    assert _action(window.note_actions.menu, "Open") is None
+    _action(window.note_actions.menu, "Move to trash").trigger()
+    qtbot.waitUntil(lambda: window.stack.currentWidget() is window.timeline, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: budget.id not in _ids(window), timeout=WAIT_MS)
+    assert recordings.get_recording(library.store, budget.id).trashed_at is not None
+
 
 def test_retranscribe_and_make_the_earlier_transcript_current(window, qtbot, library, tmp_path) -> None:  # type: ignore[no-untyped-def]
     require_models()

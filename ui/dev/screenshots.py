@@ -8,8 +8,10 @@ the checker, and the live recording is a real recording from a private PulseAudi
 with synthetic speech. Consolidation runs as it does for a user: the window's job worker picks each
 note up after it is stored. States: first run, timeline, a project's digest, a recording playing, a
 recording's facts / self-corrections / connections, the connections page, the commitments page, a
-live recording, an answer, search results, and the timeline, a recording and the connections in the
-dark palette.
+live recording, an answer, search results, a note's menu (move, re-transcribe, trash), the
+re-transcribe dialog and a note's transcripts after it, the trash, and the timeline, a recording and
+the connections in the dark palette. `--only NAME ...` renders only those states (after the demo
+library is built), e.g. `--only note-menu retranscribe trash`.
 """
 
 from __future__ import annotations
@@ -110,6 +112,18 @@ class Scenario:
         self.settle()
         path = self.out / name
         self.window.grab().save(str(path))
+        print(f"wrote {path}")
+
+    def screen_shot(self, name: str) -> None:
+        """The window's part of the screen: menus and dialogs are windows of their own, which the
+        window's own grab() leaves out."""
+        self.pause(0.6)
+        frame = self.window.frameGeometry()
+        from PySide6.QtGui import QGuiApplication
+
+        screen = QGuiApplication.primaryScreen()
+        path = self.out / name
+        screen.grabWindow(0, frame.x(), frame.y(), frame.width(), frame.height()).save(str(path))
         print(f"wrote {path}")
 
     def open_window(self) -> None:
@@ -301,6 +315,76 @@ class Scenario:
         self.wait(lambda: recorder.state == "idle", 60, "the recording to be saved")
         self.wait(self.all_transcribed, TRANSCRIBE_S, "the recording to be transcribed")
 
+    def select_note(self, title: str) -> Any:
+        self.window.sidebar.select_project(None)
+        self.window.show_timeline()
+        model, view = self.window.timeline_model, self.window.timeline.view
+        recording_id = self.notes[title]
+        self.wait(lambda: model.row_for(recording_id) is not None, 30, f"{title} in the timeline")
+        index = model.index(model.row_for(recording_id))
+        view.setCurrentIndex(index)
+        view.scrollTo(index)
+        self.settle()
+        return index
+
+    def note_menu(self) -> None:
+        """A note's context menu on the timeline, its "Move to project" list open."""
+        index = self.select_note("Harbourline caching")
+        view = self.window.timeline.view
+        rect = view.visualRect(index)
+        self.window.note_actions.on_timeline_menu(rect.center())
+        menu = self.window.note_actions.menu
+        self.wait(menu.isVisible, 10, "the note's menu")
+        move = next(a for a in menu.actions() if a.text() == "Move to project")
+        menu.setActiveAction(move)
+        geometry = menu.actionGeometry(move)
+        move.menu().popup(menu.mapToGlobal(geometry.topRight()))
+        self.wait(move.menu().isVisible, 10, "the projects to move to")
+        self.screen_shot("note-menu.png")
+        move.menu().close()
+        menu.close()
+
+    def retranscribe(self) -> None:
+        """The re-transcribe dialog for a spoken note, then the note's transcripts once it ran."""
+        from app.recording_service import RecordingId, get_recording
+
+        title = "Harbourline go-live check"
+        self.select_note(title)
+        actions = self.window.note_actions
+        actions.ask_retranscribe(get_recording(self.library, RecordingId(self.notes[title])))
+        self.wait(lambda: actions.dialog is not None and actions.dialog.isVisible(), 30, "the dialog")
+        dialog = actions.dialog
+        dialog.model.setCurrentIndex(dialog.model.findData("tiny.en"))  # another model than the note's
+        self.screen_shot("retranscribe.png")
+        dialog.start_button.click()
+        self.settle()
+        done = lambda: get_recording(self.library, RecordingId(self.notes[title])).transcript_version == 2  # noqa: E731
+        self.wait(lambda: done() and self.all_transcribed(), TRANSCRIBE_S, "the new transcript")
+        self.window.open_recording(self.notes[title])
+        self.wait(lambda: self.window.recording_view.model.rowCount() > 0, 30, "the new transcript")
+        actions.show_versions(get_recording(self.library, RecordingId(self.notes[title])))
+        self.wait(lambda: actions.dialog is not dialog and actions.dialog.isVisible(), 30, "the transcripts")
+        self.wait(lambda: bool(actions.dialog.text.toPlainText()), 30, "the earlier words")
+        self.screen_shot("transcripts.png")
+        actions.dialog.close()
+
+    def trash(self) -> None:
+        """A note deleted (the notice offers Undo), and the Trash page."""
+        from app.recording_service import RecordingId, get_recording
+
+        self.select_note("Atlas migration review")
+        actions = self.window.note_actions
+        actions.delete(get_recording(self.library, RecordingId(self.notes["Atlas migration review"])))
+        self.wait(lambda: bool(self.window.notices.notices), 30, "the Undo notice")
+        actions.show_trash()
+        self.wait(lambda: actions.trash_page.list.count() == 1, 30, "the trash")
+        actions.trash_page.list.setCurrentRow(0)
+        self.shot("trash.png")
+        actions.restore(self.notes["Atlas migration review"])
+        self.wait(lambda: actions.trash_page.list.count() == 0, 30, "the note to be restored")
+        self.window.show_timeline()
+        self.wait_consolidated()
+
     def dark(self) -> None:
         from ui.theme import apply_theme
 
@@ -313,11 +397,15 @@ class Scenario:
         self.connections("connections-dark.png")
 
 
+ONLY = {"note-menu": "note_menu", "retranscribe": "retranscribe", "trash": "trash", "timeline": "timeline"}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ui.dev.screenshots", description=__doc__)
     parser.add_argument("--out", default="docs/screenshots")
     parser.add_argument("--work", help="working folder (default: a temporary one, removed after)")
     parser.add_argument("--chat-model", help="a GGUF chat model for the answers (default: the shipped one)")
+    parser.add_argument("--only", nargs="+", metavar="STATE", help="only these states: " + ", ".join(ONLY))
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -330,6 +418,14 @@ def main(argv: list[str] | None = None) -> int:
     server = None
     try:
         scenario = Scenario(out, work)
+        if args.only:
+            scenario.open_window()
+            scenario.import_demo_notes()
+            scenario.wait_consolidated()
+            for state in args.only:
+                getattr(scenario, ONLY[state])()
+            scenario.close_window()
+            return 0
         scenario.first_run()  # on a machine with no microphone: guidance, not errors
         scenario.close_window()
         server = start_virtual_microphone(work / "pulse")
@@ -347,6 +443,9 @@ def main(argv: list[str] | None = None) -> int:
         scenario.answer()
         scenario.search()
         scenario.live_recording(server is not None)
+        scenario.note_menu()
+        scenario.retranscribe()
+        scenario.trash()
         scenario.dark()
         scenario.close_window()
     finally:
