@@ -230,12 +230,13 @@ def _file_time(path: Path) -> str:
 
 
 def _duplicate(path: Path, existing: recordings.Recording, kind: str, sha: str) -> ImportResult:
+    where = f", which is in the trash ('verbatim trash restore {existing.id}')" if existing.trashed_at else ""
     return ImportResult(
         str(path),
         "duplicate",
         existing.id,
         existing.project,
-        f"already imported as recording {existing.id}",
+        f"already imported as recording {existing.id}{where}",
         kind,
         existing.duration,
         sha,

@@ -94,7 +94,7 @@ def _counts() -> dict[str, int]:
 
 
 def test_a_deleted_note_leaves_everything_at_once_and_comes_back_restored(
-    library: Library, notes: dict[str, int]
+    library: Library, notes: dict[str, int], tmp_path: Path
 ) -> None:
     c, a = notes["c"], notes["a"]
     before = _everywhere(c)
@@ -108,6 +108,8 @@ def test_a_deleted_note_leaves_everything_at_once_and_comes_back_restored(
     assert _counts()["Scratch"] == 0
     assert library_problems(library) == []  # a trashed note's words without passages is consistent
     assert [t["id"] for t in ok("trash", "--json").json()["trash"]] == [c]
+    again = ok("import", str(tmp_path / "c.txt"), "--project", "Scratch").out  # the same file: where it is
+    assert f"already imported as recording {c}, which is in the trash" in again
     assert "gone on" in ok("trash", "list").out
 
     ok("recordings", "delete", str(a))
