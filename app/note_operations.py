@@ -193,10 +193,11 @@ def move_recording(library: Library, recording_id: int, project: str) -> Recordi
     store = library.store
     target = get_project(store, project)
     projects = _fact_projects(library, recording_id)
-    left = note_ops.move(store, recording_id, target.id)
-    if left == target.id:
-        return store_recordings.get_recording(store, recording_id)
-    index.unfile_vectors(store, recording_id)
+    with store.transaction():  # the note, its chunks and their vectors move together
+        left = note_ops.move(store, recording_id, target.id)
+        if left == target.id:
+            return store_recordings.get_recording(store, recording_id)
+        index.unfile_vectors(store, recording_id)
     _reindex(library, recording_id)  # the vectors, filed under the new project from the cache
     _revalidate(library, projects | {left})
     queue_consolidation(library, recording_id)
@@ -226,8 +227,9 @@ def retranscribe(library: Library, recording_id: int, *, model: str | None = Non
         )
     if model:
         resolve_model(library, model)  # an unknown model is refused before anything changes
-    note_ops.start_new_transcript(store, recording_id, model=model or None)
-    return enqueue(library, KIND, recording_id=recording_id, payload={"model": model} if model else None)
+    with store.transaction():  # never a note waiting for a transcription no job will make
+        note_ops.start_new_transcript(store, recording_id, model=model or None)
+        return enqueue(library, KIND, recording_id=recording_id, payload={"model": model} if model else None)
 
 
 def transcript_versions(library: Library, recording_id: int) -> list[TranscriptVersion]:
