@@ -266,3 +266,20 @@ def test_backup_restore_and_json_export_keep_the_trash_and_earlier_transcripts(
             assert recordings.list_segments(restored.store, a)[0].text == first.raw_text.replace(
                 "Hartwell", "Hartwell Logistics"
             )
+
+
+def test_indexing_and_consolidation_under_way_when_a_note_is_trashed_stop_and_take_back_their_rows(
+    library: Library, notes: dict[str, int]
+) -> None:
+    from app.consolidation.service import consolidate_recording
+    from app.ingest.indexing import index_recording
+    from models.errors import CancelledError
+
+    c = notes["c"]
+    ok("recordings", "delete", str(c))
+    assert index_recording(library, c, final=True).chunks == 0  # a pass that started before the trash
+    assert index.recording_chunks(library.store, c) == []
+    with pytest.raises(CancelledError, match="trash"):
+        consolidate_recording(library, c, use_model=False)
+    for table in ("facts", "entities", "digest_items", "commitments", "consolidation_state"):
+        assert library.store.scalar(f"SELECT count(*) FROM {table} WHERE recording_id = ?", (c,)) == 0, table
