@@ -211,3 +211,18 @@ def test_retranscribe_and_make_the_earlier_transcript_current(window, qtbot, lib
         lambda: recordings.get_recording(library.store, rid).transcript_version == 1, timeout=WAIT_MS
     )
     assert [s.raw_text for s in recordings.list_segments(library.store, rid)] == first
+
+
+def test_notes_30_days_in_the_trash_go_for_good_at_start(request, qtbot, library, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    _notes(library, tmp_path)
+    old, recent = recordings.list_recordings(library.store)
+    note_ops.trash(library.store, old.id)
+    note_ops.trash(library.store, recent.id)
+    library.store.execute("UPDATE recordings SET trashed_at = '2020-01-01T09:00:00' WHERE id = ?", (old.id,))
+    window = request.getfixturevalue("window")  # opens now, on this library
+    page = window.note_actions.trash_page
+    qtbot.waitUntil(lambda: window.sidebar.trash_button.text() == "Trash · 1", timeout=WAIT_MS)
+    assert [r.id for r in recordings.list_recordings(library.store, trashed=None)] == [recent.id]
+    window.sidebar.trash_button.click()
+    qtbot.waitUntil(lambda: page.list.count() == 1, timeout=WAIT_MS)
+    assert page.list.item(0).data(Qt.ItemDataRole.UserRole) == recent.id
