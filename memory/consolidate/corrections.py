@@ -1,7 +1,7 @@
 """Self-corrections inside a recording: the words taken back, linked to the words that replace them.
 
 "Thursday the 12th, no, sorry, Friday the 13th of March", "four lines, scratch that, five lines".
-Two readers, and a correction found by either is reported once:
+Three readers, and a correction found by more than one is reported once:
 - The cue rules (every sentence; the only reader of German ones, which have no English parse and
   which the tagger was not trained on): a cue ("no, sorry", "scratch that", "I meant", "nein,
   warte", "ich meinte", "Korrektur", ...) between two phrases. Strong cues link whatever they
@@ -15,6 +15,12 @@ Two readers, and a correction found by either is reported once:
   replaced and marker word is taken back) of at least MIN_CONFIDENCE, and both sides holding a
   differing value of the same kind. The replaced words are cut to their clause (a correction
   replaces a phrase), from the wrong value on.
+- Retraces, in every sentence of either language (`_retrace_corrections`): a phrase that ends on a
+  value, then the same frame again with a differing value of the same kind and nothing more ("on
+  the 3rd, on the 4th of September"), with no editing term between them or a short one that
+  neither the rules nor the tagger know ("Monday the 10th of August, I misspoke, Monday the 17th
+  of August"). A speaker repairs by going back to where the slip began (Levelt's retracing); the
+  second phrase alone is no statement, which keeps lists and appositions out.
 The raw transcript keeps both sides; facts and answers use the correcting words.
 """
 
@@ -25,7 +31,7 @@ import re
 from dataclasses import dataclass
 
 from memory.store.store import Store, now_iso
-from memory.text.dates import NUMBER_WORDS, WEEKDAYS
+from memory.text.dates import MONTHS, NUMBER_WORDS, WEEKDAYS
 from memory.text.doc import Doc, Sentence, Span
 from memory.text.entities import sentence_entities
 from memory.text.fact_parse import parsed
@@ -186,6 +192,150 @@ def _cue_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]:
     return found
 
 
+# What separates the phrases of a spoken sentence: a comma (not a thousands separator), a semicolon,
+# a colon or a dash (not a dash inside a number said in words: "seventy - two").
+_PHRASE_BREAK = re.compile(r"\s*(?:,(?!\d{3}\b)|[;:\u2013\u2014]|\s-\s)\s*")
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_CLOCK = re.compile(r"\d{2}:\d{2}")
+# The most words between the two phrases of a retrace: an editing term the cue rules need not know
+# ("I misspoke", "hang on"), never a clause of its own.
+MAX_EDIT_WORDS = 3
+
+
+def _phrases(doc: Doc, sentence: Sentence) -> list[tuple[int, int]]:
+    out, at = [], sentence.start
+    for m in _PHRASE_BREAK.finditer(doc.text, sentence.start, sentence.end):
+        around = (
+            _words(doc.text[max(at, m.start() - 12) : m.start()])[-1:]
+            + _words(doc.text[m.end() : m.end() + 12])[:1]
+        )
+        if "-" in m.group() and len(around) == 2 and all(w in NUMBER_WORDS for w in around):
+            continue
+        if m.start() > at:
+            out.append((at, m.start()))
+        at = m.end()
+    end = sentence.end
+    while end > at and doc.text[end - 1] in ".!?… ":
+        end -= 1
+    if end > at:
+        out.append((at, end))
+    return out
+
+
+def _day_named(text: str) -> bool:
+    """A date said by its day of the month ("the 3rd", "the tenth of September"), not only by a
+    weekday or a relative word ("on Tuesday", "tomorrow")."""
+    return bool(re.search(r"\d", text)) or any(w in MONTHS for w in _words(text))
+
+
+def _differ(family: str, a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """Two values (text, value) of one family that cannot both hold: different numbers, two
+    different times, two different days said the same way (two weekdays, or two dates by their day
+    of the month, not "the 3rd, the 3rd of September"). A weekday and a date, or a time and a day,
+    are parts of one moment ("on Tuesday, April 28"; the weekday a date falls on is not checked: a
+    note's year can be unknown)."""
+    (a_text, a_value), (b_text, b_value) = a, b
+    if family != "date":
+        return a_value != b_value
+    if _CLOCK.fullmatch(a_value) and _CLOCK.fullmatch(b_value):
+        return a_value != b_value
+    if not (_ISO_DAY.fullmatch(a_value) or a_value in WEEKDAYS):
+        return False
+    if not (_ISO_DAY.fullmatch(b_value) or b_value in WEEKDAYS):
+        return False
+    if _day_named(a_text) != _day_named(b_text):
+        return False
+    if _day_named(a_text):
+        return a_value[8:] != b_value[8:]
+    return a_value != b_value
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in re.findall(r"[\w'’.-]+", text)]
+
+
+_COORDINATORS = frozenset({"and", "or", "und", "oder", "sowie"})
+
+
+def _list_goes_on(phrase: str, values: list[tuple[int, int, str]]) -> bool:
+    """The phrase after a retrace's second phrase continues a list: it opens with "and" / "or" or
+    with a value of the same kind ("on the 3rd, on the 4th, on the 5th")."""
+    words = _words(phrase)
+    return bool(words) and (
+        words[0] in _COORDINATORS or any(len(_words(phrase[:a])) <= 2 for a, _, _ in values)
+    )
+
+
+def _retrace_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]:
+    """Repairs that retrace: a phrase that ends on a value, then (after at most MAX_EDIT_WORDS words
+    of an editing term, or none) the same frame again with another value of the same kind and
+    nothing more: "on the 3rd, on the 4th of September", "Monday the 10th of August, I misspoke,
+    Monday the 17th of August", "four lines - five lines". The second phrase is only the value
+    with the words the first one said before and after it (a preposition, a unit), so it cannot
+    be read as a statement of its own. Not a repair: a list ("on the 3rd, on the 4th, and on the
+    5th": the phrase after holds another value of the kind), a day said twice ("on Monday, the 10th
+    of August"), a value with another unit ("1,250 a day, 6,250 a week"). Names are left out: names
+    in a row are mostly lists."""
+    found: list[Correction] = []
+    for sentence in sentences:
+        phrases = _phrases(doc, sentence)
+        for k, (la, lb) in enumerate(phrases):
+            for skip in (0, 1):
+                r = k + 1 + skip
+                if r >= len(phrases):
+                    break
+                middle = doc.text[phrases[k + 1][0] : phrases[k + 1][1]] if skip else ""
+                if skip and (len(_words(middle)) > MAX_EDIT_WORDS or any(_values(middle, doc).values())):
+                    break
+                ra, rb = phrases[r]
+                left, right = doc.text[la:lb], doc.text[ra:rb]
+                lv, rv = _values(left, doc), _values(right, doc)
+                after = doc.text[phrases[r + 1][0] : phrases[r + 1][1]] if r + 1 < len(phrases) else ""
+                av = _values(after, doc) if after else {}
+                for family in ("date", "number"):
+                    # one value each side: "five or six, seven" and "twenty eight, three" are not retraces
+                    if (
+                        len(lv[family]) != 1
+                        or len(rv[family]) != 1
+                        or _list_goes_on(after, av.get(family, []))
+                    ):
+                        continue
+                    w_start, w_end, wrong = lv[family][-1]
+                    r_start, r_end, right_value = rv[family][0]
+                    if not _differ(family, (left[w_start:w_end], wrong), (right[r_start:r_end], right_value)):
+                        continue
+                    unit = _words(left[w_end:])
+                    before_right, after_right = _words(right[:r_start]), _words(right[r_end:])
+                    # nothing after the value but the unit said again ("four lines, five lines,
+                    # for the oat drink"), or nothing at all
+                    if (
+                        after_right[: len(unit)] != unit
+                        or (not unit and after_right)
+                        or len(before_right) > 2
+                    ):
+                        continue
+                    said_before = _words(left[:w_start])
+                    if before_right and said_before[-len(before_right) :] != before_right:
+                        continue
+                    if len(said_before) <= len(before_right):
+                        continue  # the first phrase is only the frame: a count or a list ("five, six")
+                    wrong_at = la + w_start
+                    if before_right:  # the retraced words are part of the wrong phrase
+                        wrong_at = (
+                            la
+                            + [m.start() for m in re.finditer(r"[\w'’.-]+", left[:w_start])][
+                                -len(before_right)
+                            ]
+                        )
+                    found.append(
+                        Correction(
+                            middle.strip() or "(retraced)", doc.span(wrong_at, lb), doc.span(ra, rb), family
+                        )
+                    )
+                    break
+    return found
+
+
 # A repair the tagger finds is a correction when the tagger is at least this sure of it and both
 # sides hold a differing value of the same kind. Chosen leave-one-set-out on the consultant sets
 # (`verbatim eval corrections SET_DIR` reports every threshold; docs/benchmarks.md).
@@ -256,9 +406,12 @@ def _retraced(repair: Repair, doc: Doc) -> bool:
 
 
 def find_corrections(doc: Doc, min_confidence: float = MIN_CONFIDENCE) -> list[Correction]:
-    """The recording's self-corrections: the cue rules' in every sentence, and the tagger's in
-    English ones where the rules found none (`min_confidence`: see MIN_CONFIDENCE)."""
+    """The recording's self-corrections: the cue rules' and the retraces in every sentence, and the
+    tagger's in English ones where neither found one (`min_confidence`: see MIN_CONFIDENCE)."""
     found = _cue_corrections(doc, doc.sentences)
+    for c in _retrace_corrections(doc, doc.sentences):
+        if not any(c.wrong.start < o.right.end and o.wrong.start < c.right.end for o in found):
+            found.append(c)
     for repair, c in repair_candidates(doc):
         if not _accepted(repair, c.kind, min_confidence):
             continue

@@ -297,8 +297,48 @@ def find_dates(text: str, resolver: DateResolver, taken: Taken) -> list[Entity]:
     return found
 
 
-def find_times(text: str, taken: Taken) -> list[Entity]:
+# Clock times said in words: "half past nine", "quarter to ten", "ten past two", "Viertel nach neun",
+# "halb zehn" (German "halb zehn" is half an hour before ten).
+_CLOCK_MINUTES = {
+    "half": 30,
+    "quarter": 15,
+    "a quarter": 15,
+    "twenty": 20,
+    "ten": 10,
+    "five": 5,
+    "viertel": 15,
+}
+_CLOCK_WORDS = re.compile(
+    rf"\b(?:(?P<m>half|a\s+quarter|quarter|viertel)\s+(?P<rel>past|after|to|nach|vor)"
+    rf"|(?P<m2>twenty|ten|five)\s+(?P<rel2>past|after)"  # not "to": "five to ten minutes" is a range
+    rf"|(?P<halb>halb))\s+(?P<h>\d{{1,2}}|{NUMBER_WORD_PATTERN})\b",
+    re.I,
+)
+
+
+def _clock_words(text: str, taken: Taken) -> list[Entity]:
     found = []
+    for m in _CLOCK_WORDS.finditer(text):
+        hour = parse_number(m.group("h"))
+        if hour is None or not 1 <= hour <= 12 or not taken.free(m.start(), m.end()):
+            continue
+        if m.group("halb"):
+            hour, minute = hour - 1, 30
+        elif m.group("m2"):
+            minute = _CLOCK_MINUTES[m.group("m2").lower()]
+        else:
+            minute = _CLOCK_MINUTES[" ".join(m.group("m").lower().split())]
+            if m.group("rel").lower() in ("to", "vor"):
+                hour, minute = hour - 1, 60 - minute
+        if hour < 8:  # as for "at two": an office hour, in the afternoon
+            hour += 12
+        taken.take(m.start(), m.end())
+        found.append(Entity("time", m.group(0), m.start(), m.end(), f"{hour:02d}:{minute:02d}"))
+    return found
+
+
+def find_times(text: str, taken: Taken) -> list[Entity]:
+    found = _clock_words(text, taken)
     for m in _TIME.finditer(text):
         hour = parse_number(m.group("h"))
         if hour is None or hour > 23 or not taken.free(m.start("h"), m.end()):

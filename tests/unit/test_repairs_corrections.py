@@ -65,3 +65,58 @@ def test_a_german_note_keeps_the_cue_rules() -> None:
     [c] = find_corrections(doc_of("Der Termin ist am Montag, nein, warte, ich meinte Mittwoch."))
     assert (c.wrong.text, c.right.text.split()[0]) == ("Montag", "Mittwoch")
     assert repair_candidates(doc_of("Der Termin ist am Montag, nein, warte, ich meinte Mittwoch.")) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "wrong", "right", "kind"),
+    [
+        # no editing term: the speaker goes back to "on the" and says the day again
+        (
+            "The audit is on the 5th, on the 6th of May, in the boardroom.",
+            "on the 5th",
+            "on the 6th of May",
+            "date",
+        ),
+        # an editing term no cue rule and no training pair holds, between the two framings
+        (
+            "Delivery is Friday the 8th of May, hang on, Friday the 15th of May, as agreed.",
+            "Friday the 8th of May",
+            "Friday the 15th of May",
+            "date",
+        ),
+        # a dash before the repair, the unit said again
+        (
+            "The pilot covers 30 branches - 35 branches in total.",
+            "30 branches",
+            "35 branches in total",
+            "number",
+        ),
+    ],
+)
+def test_a_retraced_value_is_a_correction(text: str, wrong: str, right: str, kind: str) -> None:
+    [c] = find_corrections(doc_of(text))
+    assert (c.wrong.text, c.right.text, c.kind) == (wrong, right, kind)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sessions are on the 5th, on the 6th, and on the 7th of May.",  # a list
+        "The audit is on Tuesday, the 5th of May, in the boardroom.",  # one day said two ways
+        "We charge 1,250 euros a day, 6,250 a week, travel on top.",  # another unit
+        "We could take five or six, seven at most.",  # alternatives before
+        "So that's two, so that's seven, fine.",  # counting in the same frame
+        "The meeting starts on Monday, at ten, in Hamburg.",  # a day and a time
+    ],
+)
+def test_values_in_a_row_that_are_not_retraces(text: str) -> None:
+    assert find_corrections(doc_of(text)) == []
+
+
+def test_a_time_said_in_words_is_compared_as_a_time() -> None:
+    """ "at nine, no, half past nine": without reading "half past nine" as 09:30 both sides hold
+    the number nine and the repair has no differing value."""
+    [c] = find_corrections(
+        doc_of("The weekly call moves to Fridays at nine, no, half past nine, for the school run.")
+    )
+    assert (c.wrong.text, c.right.text, c.kind) == ("at nine", "half past nine", "date")
