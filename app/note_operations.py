@@ -51,6 +51,7 @@ __all__ = [
     "restore_transcript",
     "retranscribe",
     "transcript_versions",
+    "transcription_vocabulary",
     "version_segments",
 ]
 
@@ -230,6 +231,15 @@ def retranscribe(library: Library, recording_id: int, *, model: str | None = Non
     with store.transaction():  # never a note waiting for a transcription no job will make
         note_ops.start_new_transcript(store, recording_id, model=model or None)
         return enqueue(library, KIND, recording_id=recording_id, payload={"model": model} if model else None)
+
+
+def transcription_vocabulary(library: Library, recording_id: int) -> list[str]:
+    """The terms a re-transcription of the note is given now: the project's own vocabulary, its name
+    and the names its notes say (app.ingest.vocabulary)."""
+    from app.ingest.vocabulary import project_vocabulary
+
+    rec = store_recordings.get_recording(library.store, recording_id)
+    return project_vocabulary(library.store, rec.project_id)
 
 
 def transcript_versions(library: Library, recording_id: int) -> list[TranscriptVersion]:

@@ -58,7 +58,9 @@ def _lines(count: int) -> str:
 class RetranscribeDialog(QDialog):
     """Which model, and what happens to the transcript there is now."""
 
-    def __init__(self, recording: Recording, project: Project, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, recording: Recording, project: Project, vocabulary: list[str], parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Re-transcribe")
         current = project.transcription_model or "base"
@@ -67,10 +69,11 @@ class RetranscribeDialog(QDialog):
         self.model.addItem(f"The project's model ({current})", "")
         for value, label in MODELS:
             self.model.addItem(label, value)
-        vocabulary = ", ".join(project.vocabulary) or "none set (Settings → Projects)"
+        terms = ", ".join(vocabulary) or "none yet"
         self.about = about = QLabel(
             f"<b>{escape(recording_title(recording))}</b> is transcribed again from its audio, with the"
-            f" project's vocabulary as it is now: {escape(vocabulary)}.<br><br>The transcript it has now"
+            f" names the project knows now (yours from Settings → Projects, then the names its notes say):"
+            f" {escape(terms)}.<br><br>The transcript it has now"
             f" (version {recording.transcript_version}) is kept word for word, with any edits you made, as an"
             " earlier version: you can read it and make it current again from the note's Transcripts."
         )
@@ -292,14 +295,17 @@ class NoteActions(QObject):
         )
 
     def ask_retranscribe(self, recording: Recording) -> None:
-        def open_dialog(project: Project) -> None:
-            dialog = RetranscribeDialog(recording, project, self.window)
+        def open_dialog(found: tuple[Project, list[str]]) -> None:
+            dialog = RetranscribeDialog(recording, *found, self.window)
             dialog.accepted.connect(lambda: self.retranscribe(recording, dialog.chosen_model()))
             self.dialog = dialog
             dialog.open()
 
         self.window.ops.query(
-            lambda: project_service.get_project(self.window.library, recording.project),
+            lambda: (
+                project_service.get_project(self.window.library, recording.project),
+                note_operations.transcription_vocabulary(self.window.library, recording.id),
+            ),
             finished=open_dialog,
             label="project for re-transcribing",
         )

@@ -182,6 +182,7 @@ def test_retranscribe_and_make_the_earlier_transcript_current(window, qtbot, lib
     )
     dialog = window.note_actions.dialog
     assert "kept word for word" in dialog.about.text() and "tiny.en" in dialog.model.itemText(0)
+    assert "the names its notes say): Kestrel" in dialog.about.text()  # the vocabulary it will get
     dialog.model.setCurrentIndex(dialog.model.findData("base"))
     dialog.start_button.click()
     qtbot.waitUntil(
