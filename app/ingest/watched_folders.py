@@ -25,8 +25,12 @@ log = logging.getLogger(__name__)
 OnResult = Callable[[ImportResult], None]
 
 
-def import_if_new(library: Library, path: Path, project: str) -> list[ImportResult]:
-    """Import a settled file unless this exact version was handled before."""
+def import_if_new(
+    library: Library, path: Path, project: str, cancelled: Callable[[], bool] | None = None
+) -> list[ImportResult]:
+    """Import a settled file unless this exact version was handled before. Stopped (`cancelled`:
+    the app is closing), the file under way is taken back and not remembered: it is imported at the
+    next start."""
     try:
         stat = path.stat()
     except FileNotFoundError:
@@ -34,7 +38,7 @@ def import_if_new(library: Library, path: Path, project: str) -> list[ImportResu
     key = text_name(str(path.resolve()))
     if seen_files.find_seen(library.store, key, stat.st_size, stat.st_mtime_ns) is not None:
         return []
-    results = import_files(library, [path], project=project, source="watch")
+    results = import_files(library, [path], project=project, source="watch", cancelled=cancelled)
     outcomes = {r.status for r in results}
     outcome = "imported" if "imported" in outcomes else "duplicate" if "duplicate" in outcomes else "failed"
     message = next((r.message for r in results if r.status == "failed"), None)
@@ -54,7 +58,7 @@ def watch_folder(
     """Import settled files from one folder until `stop` is set."""
     for path in watch_stable_files(Path(folder.path), stop=stop, settle=settle, accept=supported):
         try:
-            results = import_if_new(library, path, folder.project)
+            results = import_if_new(library, path, folder.project, cancelled=stop.is_set)
         except VerbatimError as exc:  # e.g. the store is busy: the file is retried when it changes
             log.warning("watched folder: import failed: %s", exc.message)
             continue
@@ -102,7 +106,12 @@ class FolderWatcher:
         self._stop.set()
         for thread in self._threads:
             thread.join(timeout)
-        self._threads = []
+        self._threads = [t for t in self._threads if t.is_alive()]
+
+    @property
+    def running(self) -> bool:
+        """A folder's thread is still at work (an import that has not noticed the stop yet)."""
+        return any(t.is_alive() for t in self._threads)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until stopped (or `timeout`); True when stopped."""

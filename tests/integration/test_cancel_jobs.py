@@ -208,3 +208,18 @@ def test_audio_import_of_a_file_cancelled_before_its_recording_is_made_leaves_no
     assert recordings.list_recordings(library.store) == []
     assert not any(p.is_file() for p in library.data_dir.audio_dir.rglob("*"))
     assert library_problems(library) == []
+
+
+def test_a_watched_folder_stops_a_huge_import_when_the_app_closes(library: Library, tmp_path: Path) -> None:
+    from app.ingest.watched_folders import FolderWatcher
+    from app.settings import WatchedFolder
+
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    big_text(inbox / "huge.txt", 12)
+    watcher = FolderWatcher(library, [WatchedFolder(str(inbox), "Inbox")], settle=0.2).start()
+    wait_until(lambda: bool(recordings.list_recordings(library.store)), "the watcher to store the note")
+    watcher.stop(timeout=60)  # a fail-safe: the old watcher imported the whole file first
+    assert not watcher.running, "the watcher was still importing after it was stopped"
+    assert recordings.list_recordings(library.store) == []
+    assert library_problems(library) == []
