@@ -44,6 +44,18 @@ class TranscriptionOptions:
     vad: bool = True
     word_timestamps: bool = True
     beam_size: int = 5
+    # How the vocabulary reaches the model, "" for VOCABULARY_AS; the others are for
+    # bench/names_wer.py, which measures each.
+    vocabulary_as: str = ""
+
+
+# "Names: A, B, C." as faster-whisper's hotwords: put before every 30-second window's prompt (an
+# initial prompt reaches only the first window, as the previous text is not carried over here).
+# Measured against the bare list as hotwords (which Whisper continues after a short clip, writing
+# names nobody said), the sentence as an initial prompt, and both (what was used before): the only
+# way that helped names in short clips and in a one-minute note alike, with the fewest other
+# errors (docs/benchmarks.md, "Automatic vocabulary").
+VOCABULARY_AS = "names-every-window"
 
 
 def default_threads() -> int:
@@ -82,6 +94,12 @@ class WhisperTranscriber:
     ) -> tuple[Iterator[TranscribedSegment], dict[str, Any]]:
         """Lazily transcribe 16 kHz mono float32 audio. Returns (segments, info)."""
         vocabulary = [term.strip() for term in options.vocabulary if term.strip()]
+        way = options.vocabulary_as or VOCABULARY_AS
+        sentence = "Names: " + ", ".join(vocabulary) + "." if vocabulary else None
+        hotwords = ", ".join(vocabulary) if vocabulary and way in ("hotwords", "both") else None
+        if way == "names-every-window":
+            hotwords = sentence
+        prompt = sentence if way in ("prompt", "both") else None
         language = options.language if self.multilingual else "en"
         segments, info = self.model.transcribe(
             audio,
@@ -89,8 +107,8 @@ class WhisperTranscriber:
             beam_size=options.beam_size,
             vad_filter=options.vad,
             word_timestamps=options.word_timestamps,
-            hotwords=", ".join(vocabulary) or None,
-            initial_prompt=("Names: " + ", ".join(vocabulary) + ".") if vocabulary else None,
+            hotwords=hotwords,
+            initial_prompt=prompt,
             condition_on_previous_text=False,  # a long note must not loop on its own mistakes
         )
 
