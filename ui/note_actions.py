@@ -13,8 +13,8 @@ from functools import partial
 from html import escape
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QPoint, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -185,11 +185,8 @@ class NoteActions(QObject):
         view = window.timeline.view
         view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         view.customContextMenuRequested.connect(self.on_timeline_menu)
-        self.delete_action = QAction("Move to trash", view)
-        self.delete_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
-        self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        self.delete_action.triggered.connect(self.delete_current)
-        view.addAction(self.delete_action)
+        view.installEventFilter(self)  # Delete on a selected note (a key press, not a shortcut: it
+        # works whether or not the window is the active one, as Enter does in the list)
         window.recording_view.note_menu_requested.connect(self.on_note_page_menu)
         window.ops.changed.connect(self.on_ops_changed)
         self.dialog: QDialog | None = None
@@ -199,6 +196,18 @@ class NoteActions(QObject):
             changes={Change.TRASH},
             label="empty expired trash",
         )
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            watched is self.window.timeline.view
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Delete
+            and event.modifiers() == Qt.KeyboardModifier.NoModifier
+        ):
+            self.delete_current()
+            return True
+        return super().eventFilter(watched, event)
 
     def on_ops_changed(self, changes: frozenset[Change]) -> None:
         if changes & {Change.TRASH, Change.RECORDINGS}:
