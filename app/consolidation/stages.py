@@ -161,7 +161,7 @@ class Consolidation:
     def _check_not_trashed(self) -> None:
         """A note put in the trash while it was consolidated: what a stage wrote since goes too."""
         if note_ops.is_trashed(self.store, self.recording.id):
-            note_ops.clear_derived(self.store, self.recording.id)
+            note_ops.clear_derived(self.store, self.recording.id, keep_decisions=True)
             raise CancelledError("the note was moved to the trash")
 
     def projects(self) -> list[int]:

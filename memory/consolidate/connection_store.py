@@ -130,7 +130,7 @@ def list_connections(
     include_weak: bool = False,
 ) -> list[Connection]:
     """Strongest first (accepted ones before the rest)."""
-    where, params = [], list[object]()
+    where, params = ["ra.trashed_at IS NULL AND rb.trashed_at IS NULL"], list[object]()  # not in the trash
     if project_id is not None:
         where.append("(c.a_project_id = ? OR c.b_project_id = ?)")
         params += [project_id, project_id]

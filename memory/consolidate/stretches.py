@@ -237,7 +237,10 @@ _SELECT = (
 def list_stretches(
     store: Store, *, recording_id: int | None = None, status: str | None = None
 ) -> list[Stretch]:
-    where, params = [], list[object]()
+    where, params = (
+        ["t.recording_id NOT IN (SELECT id FROM recordings WHERE trashed_at IS NOT NULL)"],
+        list[object](),
+    )
     if recording_id is not None:
         where.append("t.recording_id = ?")
         params.append(recording_id)

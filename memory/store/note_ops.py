@@ -89,12 +89,16 @@ def history(store: Store, recording_id: int) -> list[dict[str, Any]]:
     return [{**r, "details": json.loads(r["details"])} for r in rows]
 
 
-def clear_derived(store: Store, recording_id: int, *, keep_chunks: bool = False) -> None:
+def clear_derived(
+    store: Store, recording_id: int, *, keep_chunks: bool = False, keep_decisions: bool = False
+) -> None:
     """Remove what indexing and consolidation built from the note (not its words or edits).
 
     Chunks take their FTS rows and vectors with them (triggers). Facts of other notes that this
     note's facts superseded lose that link here (ON DELETE SET NULL); their validity is computed
-    again by the caller.
+    again by the caller. `keep_decisions` (the trash) keeps the connections the user accepted or
+    dismissed and the asides they assigned or dismissed: lists leave them out while the note is in
+    the trash, and consolidation finds them again, decided, when it is restored.
     """
     with store.transaction():
         if not keep_chunks:
@@ -105,9 +109,11 @@ def clear_derived(store: Store, recording_id: int, *, keep_chunks: bool = False)
             (recording_id,),
         )
         for table in _LAYERS:
-            store.execute(f"DELETE FROM {table} WHERE recording_id = ?", (recording_id,))
+            decided = " AND status = 'suggested'" if keep_decisions and table == "stretches" else ""
+            store.execute(f"DELETE FROM {table} WHERE recording_id = ?{decided}", (recording_id,))
         store.execute(
-            "DELETE FROM connections WHERE a_recording_id = ? OR b_recording_id = ?",
+            "DELETE FROM connections WHERE (a_recording_id = ? OR b_recording_id = ?)"
+            + (" AND verdict IS NULL" if keep_decisions else ""),
             (recording_id, recording_id),
         )
         store.execute(
@@ -140,7 +146,7 @@ def trash(store: Store, recording_id: int) -> Recording:
                 f"recording {recording_id} is still being recorded", fix="stop the recording first"
             )
         store.execute("UPDATE recordings SET trashed_at = ? WHERE id = ?", (now_iso(), recording_id))
-        clear_derived(store, recording_id)
+        clear_derived(store, recording_id, keep_decisions=True)
         _stop_jobs(store, recording_id)
         record(store, recording_id, "trashed", project_id=rec.project_id)
     return _note(store, recording_id)

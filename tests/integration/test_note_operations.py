@@ -102,6 +102,10 @@ def test_a_deleted_note_leaves_everything_at_once_and_comes_back_restored(
     assert before["facts"] and before["connections"], before  # there was something to take away
     assert _everywhere(a)["commitments"] and _everywhere(a)["digest"]
 
+    links = ok("connections", "--all", "--json").json()["connections"]
+    [link] = [x for x in links if c in (x["a"]["recording_id"], x["b"]["recording_id"])]
+    ok("connections", "verdict", str(link["id"]), "accept")  # a decision the trash must not lose
+
     deleted = ok("recordings", "delete", str(c), "--json").json()
     assert deleted["purge_on"] == (datetime.now() + timedelta(days=30)).date().isoformat()
     assert set(_everywhere(c).values()) == {0}
@@ -122,6 +126,8 @@ def test_a_deleted_note_leaves_everything_at_once_and_comes_back_restored(
     assert back["listed"] == back["keyword"] == back["vector"] == 1  # searchable at once
     assert ok("jobs", "run", "--json").json()["jobs"]  # consolidation runs again, as queued jobs
     assert _everywhere(c) == before
+    kept = [x for x in ok("connections", "--all", "--json").json()["connections"] if x["id"] == link["id"]]
+    assert [x["verdict"] for x in kept] == ["accepted"]  # found again, decided
     assert [h["action"] for h in ok("recordings", "history", str(c), "--json").json()["history"]] == [
         "trashed",
         "restored",
