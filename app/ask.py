@@ -30,8 +30,6 @@ from memory.answer.answerability import (
     TOP,
     AnswerabilityModel,
     features,
-    kind_in,
-    question_kind,
     shipped_model,
 )
 from memory.answer.answers import (
@@ -100,7 +98,6 @@ class _Run:
     until: str | None = None  # store time the question is asked as of (later facts are unknown)
     across: bool = False  # asked across projects: each project's best passage speaks first
     ranker: SentenceRanker | None = None  # chooses the sentence each passage is quoted by
-    kind_check: bool = True  # an answer to "when / how much / who" must say a date, amount or name
 
     def ms(self) -> float:
         return (time.perf_counter() - self.started) * 1000
@@ -136,7 +133,6 @@ class AskRequest:
     across_projects: bool | None = None
     sentence_ranker: SentenceRanker | None = None  # another ranker than the shipped one (evaluations)
     use_sentence_ranker: bool = True  # False: word coverage chooses the quoted sentence (baseline)
-    kind_check: bool = True  # False: an answer need not hold the kind of thing asked for (baseline)
 
     def asked_at(self) -> datetime | None:
         return parse_time(self.as_of) if isinstance(self.as_of, str) else self.as_of
@@ -258,7 +254,6 @@ def answer_hits(
         found = bool(passages_across(store, passages, terms, max_rank=run.gate.max_rank)) or found
     run.across = across
     run.ranker = (request.sentence_ranker or shipped_ranker()) if request.use_sentence_ranker else None
-    run.kind_check = request.kind_check
     values = features(terms, passages, hits, request.asked_at())
     model = (request.answerability or shipped_model()) if request.use_answerability else None
     probability = model.probability(values) if model is not None else None
@@ -313,7 +308,7 @@ def _answer(run: _Run, prompt: ModelPrompt, no_llm: bool, model_path: Path | Non
     ]
     streamed = list(claims)  # the model's claims were shown as they were checked
     claims += extra[: max(0, EXTRACTIVE_CLAIMS - stated)]
-    if not claims or (run.kind_check and not says_what_was_asked(run.question, run.terms, claims)):
+    if not claims:
         return None
     # A value a later note superseded is preceded by the current one; a current value says what
     # it replaced, and when (consolidation's facts: memory.answer.fact_answers).
@@ -328,21 +323,6 @@ def _answer(run: _Run, prompt: ModelPrompt, no_llm: bool, model_path: Path | Non
     )
     answer.llm_call_id = call_id
     return answer
-
-
-# The kinds of answer whose absence is read reliably (spaCy's dates, amounts and names; German by
-# rules). Places are left out: "at the clinic" or "im Außenlager" are rarely entities.
-CHECKED_KINDS = ("time", "number", "person")
-
-
-def says_what_was_asked(question: str, terms: QuestionTerms, claims: list[Claim]) -> bool:
-    """Whether a stated line holds the kind of thing the question asks for: a date or time for
-    "when", an amount for "how much / many", a name for "who" (not one the question gave). A
-    "who" question answered only by lines naming no one is not answered by them."""
-    kind = question_kind(question)
-    if kind not in CHECKED_KINDS:
-        return True
-    return any(kind_in(c.text, kind, terms) for c in claims if c.kind == ClaimKind.STATED)
 
 
 def warm_up(library: Library) -> bool:

@@ -4,10 +4,9 @@ For each set in turn, what is learned (the sentence ranker, bench/train_sentence
 answerability model, bench/train_answerability.py, threshold included) is trained on the OTHER sets
 whose licence lets the product ship it, and the held-out set's questions are asked of its whole
 library (extractive answers) three ways:
-- "before": the relevance gate alone, as main was before the cross-project merge, the answer-kind
-  check and the ranker (each switched off);
-- "after": today's answers: questions across projects searched per project and merged, the
-  answer-kind check, and the sentence ranker trained on the other sets;
+- "before": as main was before the cross-project merge and the sentence ranker (both switched off);
+- "after": questions across projects searched per project and merged, and the sentence ranker
+  trained on the other sets;
 - "learned": "after" with the answerability model trained on the other sets deciding.
 Figures: supported, abstention on unanswerable questions, false abstention, quote violations; and
 for "before" and "learned", abstention on made-unanswerable examples (the held-out set's questions
@@ -31,8 +30,8 @@ from memory.answer.answerability import AnswerabilityModel
 Say = Callable[[str], None]
 KEYS = ("answer_supported", "abstain_unanswerable", "false_abstain", "quote_violations")
 SIDES = ("before", "after", "learned")
-# What "before" switches off: the cross-project merge, the answer-kind check and the ranker.
-BEFORE = {"across_projects": False, "kind_check": False, "use_sentence_ranker": False}
+# What "before" switches off: the cross-project merge and the sentence ranker.
+BEFORE = {"across_projects": False, "use_sentence_ranker": False}
 
 
 def _made_up(examples: Sequence[Example], model: AnswerabilityModel | None) -> dict[str, float | None]:
