@@ -19,7 +19,8 @@ Three readers, and a correction found by more than one is reported once:
   value, then the same frame again with a differing value of the same kind and nothing more ("on
   the 3rd, on the 4th of September"), with no editing term between them or a short one that
   neither the rules nor the tagger know ("Monday the 10th of August, I misspoke, Monday the 17th
-  of August"). A speaker repairs by going back to where the slip began (Levelt's retracing); the
+  of August"), or with the editing term after the repair ("the 12th, the 14th sorry"). A
+  speaker repairs by going back to where the slip began (Levelt's retracing); the
   second phrase alone is no statement, which keeps lists and appositions out.
 The raw transcript keeps both sides; facts and answers use the correcting words.
 """
@@ -35,7 +36,7 @@ from memory.text.dates import MONTHS, NUMBER_WORDS, WEEKDAYS
 from memory.text.doc import Doc, Sentence, Span
 from memory.text.entities import sentence_entities
 from memory.text.fact_parse import parsed
-from memory.text.repairs import NO_POS, Repair, find_repairs, parts_of_speech, tokenise
+from memory.text.repairs import NO_POS, Repair, find_repairs, marker_flags, parts_of_speech, tokenise
 
 _FILLER = r"(?:oh|um|uh|äh|ähm|well|so|okay)"
 _CORE = (
@@ -306,13 +307,12 @@ def _retrace_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction
                         continue
                     unit = _words(left[w_end:])
                     before_right, after_right = _words(right[:r_start]), _words(right[r_end:])
-                    # nothing after the value but the unit said again ("four lines, five lines,
-                    # for the oat drink"), or nothing at all
-                    if (
-                        after_right[: len(unit)] != unit
-                        or (not unit and after_right)
-                        or len(before_right) > 2
-                    ):
+                    # after the value: the unit said again ("four lines, five lines, for the oat
+                    # drink"), or nothing, or only an editing term said after the repair ("the 14th
+                    # sorry": Disfl-QA's marker words, repairs.marker_flags)
+                    unit_again = bool(unit) and after_right[: len(unit)] == unit
+                    editing = bool(after_right) and all(marker_flags(after_right))
+                    if not (unit_again or editing or not (unit or after_right)) or len(before_right) > 2:
                         continue
                     said_before = _words(left[:w_start])
                     if before_right and said_before[-len(before_right) :] != before_right:
@@ -327,11 +327,10 @@ def _retrace_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction
                                 -len(before_right)
                             ]
                         )
-                    found.append(
-                        Correction(
-                            middle.strip() or "(retraced)", doc.span(wrong_at, lb), doc.span(ra, rb), family
-                        )
-                    )
+                    marker, right_end = middle.strip() or "(retraced)", rb
+                    if editing and not unit_again:  # the editing term is no part of the correcting words
+                        marker, right_end = right[r_end:].strip(" ,"), ra + r_end
+                    found.append(Correction(marker, doc.span(wrong_at, lb), doc.span(ra, right_end), family))
                     break
     return found
 

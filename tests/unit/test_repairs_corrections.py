@@ -84,6 +84,8 @@ def test_a_german_note_keeps_the_cue_rules() -> None:
             "Friday the 15th of May",
             "date",
         ),
+        # the editing term after the repair
+        ("We sold 300 units, 350 sorry, in the first quarter.", "300 units", "350", "number"),
         # a dash before the repair, the unit said again
         (
             "The pilot covers 30 branches - 35 branches in total.",
