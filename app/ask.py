@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from app.library import Library
-from app.search import search
+from app.search import resolve_scope, search
 from memory.answer.across import asks_across_projects, one_per_project, passages_across
 from memory.answer.answerability import (
     TOP,
@@ -240,7 +240,8 @@ def answer_hits(
     started = started if started is not None else time.perf_counter()
     timings = {"retrieve_ms": (time.perf_counter() - started) * 1000, "first_token_ms": 0.0, "total_ms": 0.0}
     store = library.store
-    terms = load_question_terms(store, question)
+    scope = resolve_scope(library, request.projects, None, None, include_archived=request.include_archived)
+    terms = load_question_terms(store, question, scope.project_ids)
     budget = request.word_budget or int(library.settings.ask_word_budget)
     passages = passages_from_hits(store, hits, terms, word_budget=budget)
     gate = request.gate or Gate()

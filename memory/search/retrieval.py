@@ -13,11 +13,12 @@ from datetime import datetime
 
 import numpy as np
 
-from memory.search import asked_dates, binary_index, connected, fts, term_stats
+from memory.search import asked_dates, binary_index, bm25, connected, fts, term_stats
 from memory.search.hits import Hit
 from memory.search.index import VECTOR_TABLE, library_size, vector_state
 from memory.search.passages import build_passages, segment_cosines, without_overlap
 from memory.search.ranking import Candidate, RankingOptions, diversify, rank, with_recency
+from memory.store import word_stats
 from memory.store.recordings import Segment
 from memory.store.store import Store, StoreError
 from models.errors import InputError
@@ -32,6 +33,10 @@ OVERSAMPLE_IN_MEMORY = 8  # the in-memory pass costs the same for any count: onl
 # From this many passages, a hybrid search runs its keyword pass on a second connection while the
 # vector pass runs (SQLite and numpy release the GIL): at 100,000 the two take ~10 ms each.
 PARALLEL_FROM = 5_000
+# Keyword scores are taken again with the scope's statistics when a query word's idf there differs
+# from the whole index's by more than this share; FTS5 then gives this many times the passages.
+SKEW_TOLERANCE = 0.1
+SKEWED_POOL = 4
 _keyword_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="keyword-search")
 
 
@@ -91,15 +96,19 @@ def _scope_sql(scope: Scope, alias: str) -> tuple[str, list[object]]:
 def keyword_candidates(
     store: Store, text: str, scope: Scope, limit: int, *, common_share: float = RankingOptions.common_share
 ) -> list[tuple[int, float]]:
-    """(chunk_id, BM25 score, higher is better), best first.
+    """(chunk_id, BM25 score, higher is better), best first, with the statistics of the projects
+    searched (memory/store/word_stats.py): within named projects (or all but the archived ones) a
+    search ranks as if the others were absent, however large they are.
 
-    Words in more than `common_share` of all passages are left out when rarer ones remain: they
-    weigh little or nothing in BM25 and cost the most to score (memory/search/term_stats.py).
+    Words in more than `common_share` of the passages searched are left out when rarer ones remain:
+    they weigh little or nothing in BM25 and cost the most to score (memory/search/term_stats.py).
     """
     terms = fts.query_terms(text)
     if not terms or (scope.project_ids is not None and not scope.project_ids):
         return []
-    terms = term_stats.selective_terms(store, terms, common_share)
+    stats = word_stats.word_stats(store, terms, scope.project_ids)
+    terms = term_stats.selective_terms(store, terms, common_share, stats.shares)
+    skewed = _skewed(store, terms, scope, stats)
     filters, params = _scope_sql(scope, "c")
     # The join to chunks costs one lookup per matching chunk (most of the time of a common-word
     # query in a large library): only a scope needs it.
@@ -107,9 +116,22 @@ def keyword_candidates(
     rows = store.rows(
         f"SELECT chunks_fts.rowid, -bm25(chunks_fts) AS score FROM {source}"
         f" WHERE chunks_fts MATCH ?{filters} ORDER BY bm25(chunks_fts) LIMIT ?",
-        [fts.match_expression(terms), *params, limit],
+        [fts.match_expression(terms), *params, limit * SKEWED_POOL if skewed else limit],
     )
-    return [(int(cid), float(score)) for cid, score in rows]
+    found = [(int(cid), float(score)) for cid, score in rows]
+    if not skewed:
+        return found
+    return bm25.rescore(store, [cid for cid, _ in found], terms, {t: stats.idf(t) for t in terms})[:limit]
+
+
+def _skewed(store: Store, terms: list[str], scope: Scope, stats: word_stats.WordStats) -> bool:
+    """Whether the scope's idf of some query word is far from the whole index's (FTS5's)."""
+    if scope.project_ids is None:
+        return False
+    whole = word_stats.word_stats(store, terms)
+    return any(
+        abs(stats.idf(t) - whole.idf(t)) > SKEW_TOLERANCE * max(whole.idf(t), stats.idf(t)) for t in terms
+    )
 
 
 def vector_candidates(

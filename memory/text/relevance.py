@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from memory.store import word_stats
 from memory.store.store import Store
 from memory.text.quotes import tokens
 from memory.text.stems import stem as snowball_stem
@@ -114,7 +115,7 @@ def chunk_count(store: Store) -> int:
     return int(store.scalar("SELECT count(*) FROM chunks") or 0)
 
 
-def question_terms(question: str, *, document_counts: Mapping[str, int], documents: int) -> QuestionTerms:
+def question_terms(question: str, *, document_counts: Mapping[str, float], documents: float) -> QuestionTerms:
     """Weights: idf = ln(1 + (N + 1) / (df + 1)) for words the notes contain.
 
     A word no note contains weighs nothing: no passage can match it, so it cannot tell passages
@@ -134,10 +135,16 @@ def question_terms(question: str, *, document_counts: Mapping[str, int], documen
     return QuestionTerms(tuple(words), weights, frozenset(names), question, spelled)
 
 
-def load_question_terms(store: Store, question: str) -> QuestionTerms:
+def load_question_terms(
+    store: Store, question: str, project_ids: Sequence[int] | None = None
+) -> QuestionTerms:
+    """The question's words weighed by how rare they are in the projects asked (None: the whole
+    library; memory/store/word_stats.py): a huge import into one project does not make the words of
+    another project common when that project is asked."""
     words = content_words(question)
-    counts = term_document_counts(store, words)
-    return question_terms(question, document_counts=counts, documents=chunk_count(store))
+    stats = word_stats.word_stats(store, words, project_ids)
+    counts = {w: stats.count(w) for w in words}
+    return question_terms(question, document_counts=counts, documents=stats.passages)
 
 
 @dataclass
