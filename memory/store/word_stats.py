@@ -66,8 +66,11 @@ _lock = threading.Lock()
 
 
 def _version(store: Store) -> tuple[int, int]:
-    row = store.rows("SELECT coalesce(max(id), 0), count(*) FROM chunks")[0]
-    return int(row[0]), int(row[1])
+    # Two statements: each alone is answered from the b-tree (max from its end, count by pages);
+    # together SQLite reads every row.
+    return int(store.scalar("SELECT coalesce(max(id), 0) FROM chunks")), int(
+        store.scalar("SELECT count(*) FROM chunks")
+    )
 
 
 def _current(store: Store) -> _Counts:
