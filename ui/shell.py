@@ -13,11 +13,13 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMainWindow,
+    QMenu,
     QSizePolicy,
     QSplitter,
     QStackedWidget,
     QStatusBar,
     QToolBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -26,6 +28,7 @@ from app.library import Library
 from app.recording_service import RecordingId
 from ui.background import Background
 from ui.dialogs.importer import Importer
+from ui.dialogs.library_copies import LibraryCopies
 from ui.operations import Operations
 from ui.pages.ask_panel import AskPanel
 from ui.pages.commitments_page import CommitmentsPage
@@ -56,6 +59,9 @@ SHORTCUTS = {
     "import": ("Import files…", "Ctrl+I"),
     "play": ("Play or pause", "Ctrl+Space"),
     "settings": ("Settings", "Ctrl+,"),
+    "backup": ("Back up library…", "Ctrl+Shift+B"),
+    "export": ("Export for Obsidian (Markdown)…", "Ctrl+Shift+E"),
+    "export_json": ("Export as JSON…", ""),
 }
 
 
@@ -128,6 +134,7 @@ class Shell(QMainWindow):
         self.jobs_panel = JobsPanel(self.ops, library)
         self.background = Background(self.ops, library, self)
         self.importer = Importer(self.ops, library, self)
+        self.copies = LibraryCopies(self.ops, library, self)
         self.search_box = QLineEdit()
         self._build_toolbar()
         self._build_centre()
@@ -164,6 +171,15 @@ class Shell(QMainWindow):
         self.search_box.setMinimumWidth(260)
         self.search_box.setMaximumWidth(420)
         self.toolbar.addWidget(self.search_box)
+        # Backup and export: the library's copies, beside Settings (the CLI has them too)
+        self.library_button = QToolButton()
+        self.library_button.setText("Library")
+        self.library_button.setAccessibleName("Library: back up or export")
+        self.library_button.setToolTip("Back up or export the library")
+        self.library_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.library_menu = QMenu(self.library_button)
+        self.library_button.setMenu(self.library_menu)
+        self.toolbar.addWidget(self.library_button)
         self.settings_action = QAction("Settings", self)
         self.settings_action.setToolTip("Settings (Ctrl+,)")
         self.toolbar.addAction(self.settings_action)
@@ -197,10 +213,13 @@ class Shell(QMainWindow):
         self.actions_by_name: dict[str, QAction] = {}
         for name, (label, keys) in SHORTCUTS.items():
             action = self.settings_action if name == "settings" else QAction(label, self)
-            action.setShortcut(QKeySequence(keys))
+            if keys:
+                action.setShortcut(QKeySequence(keys))
             action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             self.addAction(action)
             self.actions_by_name[name] = action
+        for name in ("backup", "export", "export_json"):
+            self.library_menu.addAction(self.actions_by_name[name])
         # record/stop works from anywhere in the app, including the settings dialog
         self.actions_by_name["record"].setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
         self.setTabOrder(self.record_bar.button, self.record_bar.project)

@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QTimer
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtCore import QTimer, QUrl
+from PySide6.QtGui import QCloseEvent, QDesktopServices, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app import project_service, recording_service
@@ -28,6 +28,13 @@ from models.catalogue import SHIPPED, Role
 from models.errors import CancelledError
 from ui.consolidation_links import ConsolidationLinks
 from ui.dialogs.importer import failure_lines, importable, local_paths, summarise
+from ui.dialogs.library_copies import (
+    BACKUP_EXTENSION,
+    FORMAT_NAMES,
+    CopyDone,
+    backup_file_name,
+    export_folder,
+)
 from ui.error_reporting import describe
 from ui.format import duration, short_date
 from ui.note_actions import NoteActions
@@ -93,6 +100,9 @@ class MainWindow(Shell):
             "import": self.choose_files_to_import,
             "play": self.recording_view.player.toggle,
             "settings": self.open_settings,
+            "backup": self.choose_backup_file,
+            "export": lambda: self.choose_export_folder("markdown"),
+            "export_json": lambda: self.choose_export_folder("json"),
         }
         for name, slot in slots.items():
             self.actions_by_name[name].triggered.connect(slot)
@@ -120,6 +130,8 @@ class MainWindow(Shell):
         self.background.imported.connect(self.on_background_imported)
         self.importer.finished.connect(self.on_import_finished)
         self.importer.stopped.connect(self.on_import_stopped)
+        self.copies.finished.connect(self.on_copy_finished)
+        self.copies.stopped.connect(self.on_copy_stopped)
         self.sidebar.show_archived.toggled.connect(lambda on: setattr(self.ask_panel, "include_archived", on))
         if self.tray is not None:
             self.tray.toggle_requested.connect(self.toggle_recording)
@@ -404,6 +416,55 @@ class MainWindow(Shell):
             self.show_status(f"Import into {project} stopped.")
             self.ops.report_error(exc)
         self.background.wake_jobs()
+
+    # --- backup and export -------------------------------------------------------------------------
+    def choose_backup_file(self) -> None:
+        default = str(Path.home() / backup_file_name())
+        chosen, _ = QFileDialog.getSaveFileName(
+            self, "Back up the library", default, f"Verbatim backups (*{BACKUP_EXTENSION})"
+        )
+        if chosen:
+            path = Path(chosen)
+            self.back_up_to(
+                path if path.name.endswith(BACKUP_EXTENSION) else path.with_name(path.name + BACKUP_EXTENSION)
+            )
+
+    def back_up_to(self, path: Path) -> None:
+        self.show_status(f"Backing up to {path.name}…")
+        self.copies.back_up(path)
+
+    def choose_export_folder(self, fmt: str) -> None:
+        folder = QFileDialog.getExistingDirectory(
+            self, f"Export as {FORMAT_NAMES[fmt]} into a folder", str(Path.home())
+        )
+        if folder:
+            self.export_to(export_folder(Path(folder), fmt), fmt)
+
+    def export_to(self, folder: Path, fmt: str) -> None:
+        self.show_status(f"Exporting to {folder.name}…")
+        self.copies.export(folder, fmt)
+
+    def on_copy_finished(self, done: CopyDone) -> None:
+        self.show_status(done.text)
+        self.notices.show_notice(
+            "copy",
+            done.text,
+            severity="info",
+            action=(
+                "Show in folder",
+                lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(done.path.parent))),
+            ),
+        )
+
+    def show_folder(self, folder: Path) -> None:
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
+
+    def on_copy_stopped(self, exc: BaseException) -> None:
+        if isinstance(exc, CancelledError):
+            self.show_status("Cancelled; no copy was written.")
+        else:
+            self.show_status("The copy was not written.")
+            self.ops.report_error(exc)
 
     def on_background_imported(self, result: ImportResult) -> None:
         if result.status == "imported":
