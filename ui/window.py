@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import logging
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -450,14 +451,11 @@ class MainWindow(Shell):
             "copy",
             done.text,
             severity="info",
-            action=(
-                "Show in folder",
-                lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(done.path.parent))),
-            ),
+            action=("Show in folder", partial(self.show_folder, done.path.parent)),
         )
 
     def show_folder(self, folder: Path) -> None:
-        QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))  # the desktop's file manager
 
     def on_copy_stopped(self, exc: BaseException) -> None:
         if isinstance(exc, CancelledError):

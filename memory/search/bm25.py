@@ -31,7 +31,7 @@ def _tokens(store: Store, text: str, reason: int) -> list[str]:
         made = store.conn.fts5_tokenizer(TOKENIZER[0], TOKENIZER[1])
 
         def tokenizer(utf8: bytes, flags: int, locale: str | None) -> list[str]:
-            return list(made(utf8, flags, locale, include_offsets=False, include_colocated=False))
+            return [str(t) for t in made(utf8, flags, locale, include_offsets=False, include_colocated=False)]
 
         _tokenizers[store] = tokenizer
     return tokenizer(text.encode("utf-8"), reason, None)

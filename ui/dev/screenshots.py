@@ -385,6 +385,25 @@ class Scenario:
         self.window.show_timeline()
         self.wait_consolidated()
 
+    def library_menu(self) -> None:
+        """The Library menu (back up, export), then the window after a backup: where it went."""
+        from ui.dialogs.library_copies import backup_file_name
+
+        self.window.sidebar.select_project(None)
+        self.window.show_timeline()
+        self.settle()
+        button, menu = self.window.library_button, self.window.library_menu
+        menu.popup(button.mapToGlobal(button.rect().bottomLeft()))
+        self.wait(menu.isVisible, 10, "the Library menu")
+        self.screen_shot("library-menu.png")
+        menu.close()
+        copies = self.work / "copies"
+        copies.mkdir(exist_ok=True)
+        self.window.back_up_to(copies / backup_file_name())
+        self.wait(lambda: "copy" in self.window.notices.notices, 120, "the backup")
+        self.shot("library-backup.png")
+        self.window.notices.dismiss("copy")
+
     def dark(self) -> None:
         from ui.theme import apply_theme
 
@@ -397,7 +416,13 @@ class Scenario:
         self.connections("connections-dark.png")
 
 
-ONLY = {"note-menu": "note_menu", "retranscribe": "retranscribe", "trash": "trash", "timeline": "timeline"}
+ONLY = {
+    "note-menu": "note_menu",
+    "retranscribe": "retranscribe",
+    "trash": "trash",
+    "timeline": "timeline",
+    "library-menu": "library_menu",
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -446,6 +471,7 @@ def main(argv: list[str] | None = None) -> int:
         scenario.note_menu()
         scenario.retranscribe()
         scenario.trash()
+        scenario.library_menu()
         scenario.dark()
         scenario.close_window()
     finally:
