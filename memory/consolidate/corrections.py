@@ -1,7 +1,7 @@
 """Self-corrections inside a recording: the words taken back, linked to the words that replace them.
 
 "Thursday the 12th, no, sorry, Friday the 13th of March", "four lines, scratch that, five lines".
-Three readers, and a correction found by more than one is reported once:
+Four readers, and a correction found by more than one is reported once:
 - The cue rules (every sentence; the only reader of German ones, which have no English parse and
   which the tagger was not trained on): a cue ("no, sorry", "scratch that", "I meant", "nein,
   warte", "ich meinte", "Korrektur", ...) between two phrases. Strong cues link whatever they
@@ -22,6 +22,9 @@ Three readers, and a correction found by more than one is reported once:
   of August"), or with the editing term after the repair ("the 12th, the 14th sorry"). A
   speaker repairs by going back to where the slip began (Levelt's retracing); the
   second phrase alone is no statement, which keeps lists and appositions out.
+- A corrective conjunction after a negation, in either language (`_contrast_corrections`): "not
+  Weber but Wegener", "nicht um zehn, sondern um 14 Uhr", when both sides are values of one kind
+  that differ; never the additive "not only ... but also".
 The raw transcript keeps both sides; facts and answers use the correcting words.
 """
 
@@ -404,11 +407,50 @@ def _retraced(repair: Repair, doc: Doc) -> bool:
     return bool(first) and first == again
 
 
+# A corrective conjunction after a negation: "not Weber but Wegener", "nicht um zehn, sondern um 14
+# Uhr" (German "sondern" follows a negation only, to put the right thing in its place). Not the
+# additive "not only ... but also" / "nicht nur ... sondern auch".
+_CONTRAST = re.compile(
+    r"\b(?P<neg>not|nicht)\s+(?!only\b|just\b|nur\b)(?P<wrong>(?:[^,;:.!?]|[,.](?=\d)){1,40}?),?\s+"
+    r"(?P<but>but|sondern)\s+(?!also\b|auch\b)(?P<right>(?:[^,;:.!?]|[,.](?=\d)){1,40})",
+    re.I,
+)
+
+
+def _contrast_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]:
+    """ "is not Weber but Wegener": the value after the corrective conjunction replaces the one
+    after the negation, when both are values of one kind that differ."""
+    found = []
+    for sentence in sentences:
+        for m in _CONTRAST.finditer(doc.text, sentence.start, sentence.end):
+            # the negation and the conjunction stay in the phrases: a name is not read at a phrase's start
+            wrong = doc.text[m.start() : m.end("wrong")]
+            right = doc.text[m.start("but") : m.end("right")]
+            matched = _match(wrong, right, doc)
+            if matched is None:
+                continue
+            kind, wrong_at, right_at = matched
+            # both sides are the value and at most a word before it ("um zehn", "in Munich"): not
+            # two clauses ("not that we lack 40 seats, but the budget is 12,000")
+            if len(_words(wrong[:wrong_at])) > 2 or len(_words(right[:right_at])) > 4:
+                continue
+            found.append(
+                Correction(
+                    f"{m.group('neg')} … {m.group('but')}",
+                    doc.span(m.start() + wrong_at, m.end("wrong")),
+                    doc.span(m.start("right"), m.start("but") + right_at),
+                    kind,
+                )
+            )
+    return found
+
+
 def find_corrections(doc: Doc, min_confidence: float = MIN_CONFIDENCE) -> list[Correction]:
-    """The recording's self-corrections: the cue rules' and the retraces in every sentence, and the
-    tagger's in English ones where neither found one (`min_confidence`: see MIN_CONFIDENCE)."""
+    """The recording's self-corrections: the cue rules', the retraces and the contrasts in every
+    sentence, and the tagger's in English ones where none of them found one (`min_confidence`: see
+    MIN_CONFIDENCE)."""
     found = _cue_corrections(doc, doc.sentences)
-    for c in _retrace_corrections(doc, doc.sentences):
+    for c in _retrace_corrections(doc, doc.sentences) + _contrast_corrections(doc, doc.sentences):
         if not any(c.wrong.start < o.right.end and o.wrong.start < c.right.end for o in found):
             found.append(c)
     for repair, c in repair_candidates(doc):

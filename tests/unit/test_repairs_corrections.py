@@ -122,3 +122,28 @@ def test_a_time_said_in_words_is_compared_as_a_time() -> None:
         doc_of("The weekly call moves to Fridays at nine, no, half past nine, for the school run.")
     )
     assert (c.wrong.text, c.right.text, c.kind) == ("at nine", "half past nine", "date")
+
+
+@pytest.mark.parametrize(
+    ("text", "wrong", "right", "kind"),
+    [
+        ("Our sponsor there is not Keller but Kessler, Anna Kessler.", "Keller", "Kessler", "name"),
+        ("Der Workshop beginnt nicht um neun, sondern um 14 Uhr.", "um neun", "um 14 Uhr", "date"),
+        ("The fee is not 1,200 but 1,500 euros.", "1,200", "1,500", "number"),
+    ],
+)
+def test_not_x_but_y_puts_the_right_value_in_place(text: str, wrong: str, right: str, kind: str) -> None:
+    [c] = find_corrections(doc_of(text))
+    assert (c.wrong.text, c.right.text, c.kind) == (wrong, right, kind)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We need not only 40 seats but also 12 desks.",  # additive, not corrective
+        "It is not that we lack 40 seats, but the budget is 12,000.",  # two clauses
+        "The room is not large but the view is good.",  # no values
+    ],
+)
+def test_not_but_without_a_replaced_value_is_no_correction(text: str) -> None:
+    assert find_corrections(doc_of(text)) == []
