@@ -387,13 +387,17 @@ class Scenario:
 
     def library_menu(self) -> None:
         """The Library menu (back up, export), then the window after a backup: where it went."""
+        from PySide6.QtCore import QPoint
+
         from ui.dialogs.library_copies import backup_file_name
 
         self.window.sidebar.select_project(None)
         self.window.show_timeline()
         self.settle()
         button, menu = self.window.library_button, self.window.library_menu
-        menu.popup(button.mapToGlobal(button.rect().bottomLeft()))
+        # opened leftwards from the button's right edge, as it fits at the window's edge
+        corner = button.mapToGlobal(button.rect().bottomRight())
+        menu.popup(corner - QPoint(menu.sizeHint().width(), 0))
         self.wait(menu.isVisible, 10, "the Library menu")
         self.screen_shot("library-menu.png")
         menu.close()

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QCursor, QPalette
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QColor, QCursor, QPalette, QResizeEvent
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from ui.format import clock, parse_store_time, short_date
@@ -32,6 +32,10 @@ class Place:
     def label(self) -> str:
         return f"{self.project} · {short_date(self.spoken_at)} · at {clock(self.start)}"
 
+    def label_lines(self) -> str:
+        """The label on two lines: the project, then when (for a panel too narrow for one)."""
+        return f"{self.project}\n{short_date(self.spoken_at)} · at {clock(self.start)}"
+
     def spoken(self) -> str:
         when = parse_store_time(self.spoken_at)
         day = f"{when:%A} {when.day} {when:%B %Y}" if when else "an unknown day"
@@ -46,6 +50,7 @@ class CitationButton(QPushButton):
     def __init__(self, place: Place, parent: QWidget | None = None, *, prefix: str = "▶ ") -> None:
         super().__init__(prefix + place.label(), parent)
         self.place = place
+        self.prefix = prefix
         self.setFlat(True)
         self.setCursor(QCursor(Qt.CursorShape.PointingHandCursor))
         self.setAccessibleName(place.spoken())
@@ -55,10 +60,26 @@ class CitationButton(QPushButton):
         self.setPalette(palette)
         self.setStyleSheet("text-align: left; padding: 2px 4px; text-decoration: underline;")
         self.clicked.connect(lambda: self.open_requested.emit(place.recording_id, place.start))
-        # in a narrow panel the label may be cut rather than push the panel wider (the tooltip and
-        # the accessible name keep the whole of it)
+        # In a narrow panel the label goes onto two lines (project, then when) rather than push the
+        # panel wider or lose its end (the Ask panel cut "· at 1:15" off).
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.setMinimumWidth(120)
+
+    def one_line_width(self) -> int:
+        return self.fontMetrics().horizontalAdvance(self.prefix + self.place.label()) + 16  # the padding
+
+    def sizeHint(self) -> QSize:
+        # as wide as the label on one line, so a layout offers that much when it has it
+        hint = super().sizeHint()
+        return QSize(max(hint.width(), self.one_line_width()), hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        fits = event.size().width() >= self.one_line_width()
+        wanted = self.prefix + (self.place.label() if fits else self.place.label_lines())
+        if self.text() != wanted:
+            self.setText(wanted)
+            self.updateGeometry()  # two lines are taller: the layout gives the height back
 
 
 class PassageCard(QFrame):
