@@ -378,7 +378,9 @@ def extractive_claims(
     claims: list[Claim] = []
     for p in relevant[:max_claims]:
         source = p.source()
-        sentence = chosen.get(p.number) or best_sentence(terms, sentences(p.text) or [p.text])
+        sentence = chosen.get(p.number) or best_sentence(
+            terms, sentences(p.text) or [p.text], names=per_project
+        )
         span = source.find(sentence, min_words=1)
         if span is None:
             continue
@@ -389,14 +391,21 @@ def extractive_claims(
     return claims
 
 
-def best_sentence(terms: QuestionTerms, options: Sequence[str]) -> str:
+def best_sentence(terms: QuestionTerms, options: Sequence[str], *, names: bool = False) -> str:
     """The sentence that covers the question best; among close ones, the one holding the kind of
-    word the question asks for (a date for "when", a number for "how many", a name for "who")."""
+    word the question asks for (a date for "when", a number for "how many", a name for "who").
+
+    `names` (a question across projects): the question's names count as its words too. What
+    joins two projects is the thing both name (a person, a supplier), and the question's other
+    words ("worked with me on another project") are rarely said in either."""
     kind = answer_kind(terms.raw)
+    asked = set(terms.names) if names else set()
 
     def score(sentence: str) -> float:
+        said = stems(sentence)
         bonus = ANSWER_KIND_BONUS if has_answer_kind(sentence, kind, terms) else 0.0
-        return coverage(terms, stems(sentence)).coverage + bonus
+        named = len(asked & said) / len(asked) if asked else 0.0
+        return coverage(terms, said).coverage + named + bonus
 
     return max(options, key=score)  # max keeps the first of equals: the earlier sentence
 

@@ -65,6 +65,8 @@ def test_a_question_across_projects_quotes_each_project(library: Library) -> Non
     assert answer.answer_found
     quoted = {c.citations[0].project for c in answer.stated}
     assert quoted == {"Harbour Foods", "Ridgeway Council"}
+    # each project is quoted by the sentence that names the person the projects share
+    assert all("Mirela Costa" in c.text for c in answer.stated)
     assert quote_violations(library.store, answer) == 0
 
 
