@@ -245,12 +245,52 @@ def run(model: str, ways: tuple[str, ...] = WAYS) -> dict[str, Any]:
     return result
 
 
+def general_wer(manifest: Path, model: str, vocabularies: dict[str, list[str]]) -> dict[str, float]:
+    """WER on ordinary speech (a manifest such as speech-dev) under each vocabulary: what a prompt of
+    names that are never said costs the rest of the words."""
+    from app.library import Library
+    from app.paths import DataDir
+    from bench.wer import read_manifest
+
+    roles = {"base": "transcription", "tiny.en": "transcription_fast"}
+    from models.catalogue import Role
+    from models.whisper import WhisperTranscriber
+
+    with tempfile.TemporaryDirectory(prefix="verbatim-names-") as scratch:
+        library = Library(DataDir(Path(scratch), DataDir.resolve().models_dir))
+        transcriber = WhisperTranscriber(library.models.path_for(Role(roles[model])))
+        library.close()
+    rows = read_manifest(manifest)
+    found = {}
+    for label, terms in vocabularies.items():
+        words = errors = 0
+        for audio, reference in rows:
+            alignment = word_error_rate(reference, transcribe(transcriber, audio, terms))
+            words += alignment.reference_words
+            errors += alignment.errors
+        found[label] = round(errors / max(words, 1), 4)
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.names_wer", description=__doc__)
     parser.add_argument("--model", choices=("base", "tiny.en"), default="base")
     parser.add_argument("--ways", default=",".join(WAYS), help="comma-separated: hotwords, prompt, both")
     parser.add_argument("--json", type=Path, help="write every transcript here")
+    parser.add_argument(
+        "--general",
+        type=Path,
+        metavar="MANIFEST",
+        help="only the WER of this manifest under no, the project's name, all 9 terms",
+    )
     args = parser.parse_args(argv)
+    if args.general:
+        with tempfile.TemporaryDirectory(prefix="verbatim-names-") as scratch:
+            library, vocabulary = project_with_history(Path(scratch))
+            library.close()
+        found = general_wer(args.general, args.model, {"none": [], "name": [PROJECT], "all": vocabulary})
+        print(f"{args.general}: WER {found}")
+        return 0
     ways = tuple(w for w in args.ways.split(",") if w)
     result = run(args.model, ways)
     print(f"vocabulary ({len(result['vocabulary'])}): {', '.join(result['vocabulary'])}")

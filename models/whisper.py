@@ -49,13 +49,15 @@ class TranscriptionOptions:
     vocabulary_as: str = ""
 
 
-# "Names: A, B, C." as faster-whisper's hotwords: put before every 30-second window's prompt (an
-# initial prompt reaches only the first window, as the previous text is not carried over here).
-# Measured against the bare list as hotwords (which Whisper continues after a short clip, writing
-# names nobody said), the sentence as an initial prompt, and both (what was used before): the only
-# way that helped names in short clips and in a one-minute note alike, with the fewest other
-# errors (docs/benchmarks.md, "Automatic vocabulary").
-VOCABULARY_AS = "names-every-window"
+# "Names: A, B, C." as the initial prompt: it reaches the first 30 seconds of each five-minute pass
+# (capture.transcriber; the previous text is not carried over, so a long note cannot loop on its own
+# mistakes). Measured against the
+# bare list as hotwords, both (what was used before), and the sentence as hotwords before every
+# window (docs/benchmarks.md, "Automatic vocabulary"): every window's prompt fixes more names in a
+# long note but makes Whisper drop whole phrases of ordinary speech (speech-dev WER 4.7 % -> 9.9 %
+# with one project name, 19.6 % as the bare list); the first 30 seconds' costs 5.0 %, and it fixes
+# as many names in a short note. Every project has a name, so what all notes pay decides.
+VOCABULARY_AS = "prompt"
 
 
 def default_threads() -> int:
