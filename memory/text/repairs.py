@@ -167,6 +167,15 @@ def marker_flags(lower: Sequence[str]) -> list[bool]:
     return flags
 
 
+def _ratio(k: int, d: int) -> str:
+    """How many of `d` words line up: none, some, most (at least half) or all."""
+    if k == 0:
+        return "none"
+    if k == d:
+        return "all"
+    return "most" if 2 * k >= d else "some"
+
+
 def _bucket(distance: int) -> str:
     return str(distance) if distance <= 4 else ("5-7" if distance <= 7 else "8+")
 
@@ -218,6 +227,28 @@ def token_features(
     for i in range(n - 1, -1, -1):
         if shapes[i] != "x" and i > 0:
             caps_to[i] = caps_to[i + 1] if i + 1 < n and shapes[i + 1] != "x" else i + 1
+    # For each marker: where the taken-back words most likely start, by aligning the words before
+    # the marker with the repair after it word by word (same word counts twice, same part of speech
+    # once; "best_start"), and by parts of speech alone ("best_start_pos"): a repair retraces the
+    # stretch it replaces.
+    best_start: dict[int, int] = {}
+    best_start_pos: dict[int, int] = {}
+    for m in set(next_marker):
+        if m <= 0 or m + 1 >= n or marks[m - 1]:
+            continue
+        r = after_run[m - 1]
+        if r < 0:
+            continue
+        scores = []
+        scores_pos = []
+        for i in range(max(0, m - 8), m):
+            d = m - i
+            mw = sum(1 for t in range(d) if r + t < n and lower[i + t] == lower[r + t])
+            mp = sum(1 for t in range(d) if r + t < n and tags[i + t] == tags[r + t])
+            scores.append((2 * mw + mp - d, -d, i))
+            scores_pos.append((mp - (d - mp), -d, i))
+        best_start[m] = max(scores)[2]
+        best_start_pos[m] = max(scores_pos)[2]
     first_seen: dict[str, int] = {}
     out: list[list[str]] = []
     own: list[list[str]] = []
@@ -336,6 +367,26 @@ def token_features(
                 f.append("wjoin=" + lower[i - 1] + "|" + tags[r])
         if 0 <= p < i and p == i - 1 and before_run[i] >= 0 and tags[i] == tags[before_run[i]]:
             f.append("pos_as_before")
+        if m > i and m - i <= 8 and after_run[i] >= 0:
+            # where this word comes again in the repair, and how far that is from where a repair
+            # as long as the stretch from here to the marker would put it
+            r, d = after_run[i], m - i
+            for t in range(0, 7):
+                if r + t < n and lower[r + t] == w:
+                    f.append("wrep_at=" + str(t))
+                    f.append("wrep_dt=" + _bucket(abs(d - t)))
+                    break
+            if tags[i] in tags[r : r + 4]:
+                f.append("pos_in_rep")
+            # how well the stretch from here to the marker lines up with the repair, word by word
+            mw = sum(1 for t in range(d) if r + t < n and lower[i + t] == lower[r + t])
+            mp = sum(1 for t in range(d) if r + t < n and tags[i + t] == tags[r + t])
+            f.append("aw=" + _ratio(mw, d))
+            f.append("ap=" + _ratio(mp, d))
+            if best_start[m] == i:
+                f.append("best_start")
+            if best_start_pos[m] == i:
+                f.append("best_start_pos")
         own.append(f)
         out.append(list(f))
 

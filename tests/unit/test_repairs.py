@@ -10,7 +10,14 @@ from importlib import resources
 import pytest
 
 from memory.text.quotes import normalise
-from memory.text.repairs import Repair, english_parts_of_speech, find_repairs, meant_reading, tokenise
+from memory.text.repairs import (
+    Repair,
+    english_parts_of_speech,
+    find_repairs,
+    meant_reading,
+    token_features,
+    tokenise,
+)
 from tests.conftest import EVAL_DIR
 
 # Hand-made, in Disfl-QA's manner (a question with one repair); not a pair of the data.
@@ -134,3 +141,18 @@ def test_disfl_qa_dev_exact_match() -> None:
     pairs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     hits = sum(normalise(meant_reading(p["disfluent"])) == normalise(p["fluent"]) for p in pairs)
     assert hits / len(pairs) >= 0.60  # measured figures: `verbatim eval corrections` (see the report)
+
+
+def test_features_align_the_taken_back_words_with_the_repair() -> None:
+    """The words before a marker are aligned with the repair after it: the word where the
+    best-aligned stretch starts is marked, and each word says where it comes again in the repair."""
+    text = "The go-live is the 6th, no wait, the 13th."
+    tokens = tokenise(text)
+    pos = english_parts_of_speech(text, tokens)
+    features = token_features(text, tokens, pos)
+    words = [w for w, _, _ in tokens]
+    start = words.index("the")  # "the 6th" is retraced by "the 13th"
+    assert "best_start" in features[start]
+    assert "wrep_at=0" in features[start]
+    assert "aw=most" in features[start]
+    assert all("best_start" not in f for i, f in enumerate(features) if i != start)
