@@ -4,6 +4,7 @@ the first places (memory/answer/across.py, app/ask.py)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +13,8 @@ from app.ingest.imports import import_corpus
 from app.library import Library
 from app.paths import DataDir
 from bench.evals.ask_eval import quote_violations
-from tests.conftest import MODELS_DIR, require_models
+from tests.conftest import MODELS_DIR, eval_set, require_models
+from tests.support.cli import run
 from tests.support.consolidation_corpus import write_corpus
 
 pytestmark = pytest.mark.slow  # a library indexed with the embedding model
@@ -75,3 +77,29 @@ def test_the_same_question_about_one_project_stays_in_it(library: Library) -> No
     request = AskRequest(question, projects=["Harbour Foods"], as_of="2026-04-10T09:00:00", no_llm=True)
     answer = ask(library, request)
     assert {c.citations[0].project for c in answer.stated} <= {"Harbour Foods"}
+
+
+@pytest.mark.eval
+def test_eval_ask_cross_reports_each_left_out_set_before_and_after(tmp_path: Path) -> None:
+    """`verbatim eval ask SET... --cross` on the first questions of the two consultant sets: what is
+    learned is trained on the other set only, and each fold reports before, after and learned."""
+    sets = []
+    for name in ("consultant-dev", "consultant-dev-2"):
+        source = eval_set(name)
+        small = tmp_path / f"first-{name}" / name  # the licensed set's own name: it may be trained on
+        small.mkdir(parents=True)
+        (small / "corpus.jsonl").symlink_to(source / "corpus.jsonl")
+        lines = [line for line in (source / "queries.jsonl").read_text("utf-8").splitlines() if line.strip()]
+        (small / "queries.jsonl").write_text("\n".join(lines[:8]) + "\n", "utf-8")
+        sets.append(small)
+    result = run("eval", "ask", *map(str, sets), "--cross", "--keep-store", str(tmp_path / "work"), "--json")
+    assert result.code == 0, result.err
+    report = result.json()
+    folds = {f["held_out"]: f for f in report["folds"]}
+    assert set(folds) == {"consultant-dev", "consultant-dev-2"}
+    for held, fold in folds.items():
+        assert fold["trained_on"] == [next(n for n in folds if n != held)]
+        for side in ("before", "after", "learned"):
+            assert fold[side]["quote_violations"] == 0
+            assert 0 <= fold[side]["answer_supported"] <= 1
+    assert set(report["mean"]) == {"before", "after", "learned"}
