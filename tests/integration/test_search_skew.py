@@ -130,4 +130,3 @@ def test_across_all_projects_the_statistics_are_the_whole_librarys(skewed: Libra
     hartwell = resolve_scope(skewed, [HARTWELL], None, None).project_ids
     assert holding / total > 0.9
     assert word_stats(store, ["budget"], hartwell).shares["budget"] == 0.5  # one of its two notes
-
