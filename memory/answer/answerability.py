@@ -17,16 +17,14 @@ lacks the notes that answer them. Without the file the gate's decision stands.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import re
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from importlib import resources
 
 from memory.answer.context import ContextPassage
+from memory.answer.logistic import StandardisedLogistic, shipped
 from memory.search.hits import Hit
 from memory.store.clock import parse_time
 from memory.text import nlp
@@ -160,60 +158,12 @@ def features(
 
 
 @dataclass(frozen=True)
-class AnswerabilityModel:
+class AnswerabilityModel(StandardisedLogistic):
     """Standardised logistic regression: p = σ(b + Σ wᵢ (xᵢ − μᵢ) / sᵢ); answer when p ≥ threshold."""
 
-    names: tuple[str, ...]
-    mean: tuple[float, ...]
-    scale: tuple[float, ...]
-    coef: tuple[float, ...]
-    intercept: float
-    threshold: float
-    trained_on: tuple[str, ...] = ()
-
-    def probability(self, values: Mapping[str, float]) -> float:
-        z = self.intercept + sum(
-            w * (values.get(n, 0.0) - m) / (s or 1.0)
-            for n, m, s, w in zip(self.names, self.mean, self.scale, self.coef, strict=True)
-        )
-        return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "names": list(self.names),
-            "mean": list(self.mean),
-            "scale": list(self.scale),
-            "coef": list(self.coef),
-            "intercept": self.intercept,
-            "threshold": self.threshold,
-            "trained_on": list(self.trained_on),
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, object]) -> AnswerabilityModel:
-        def floats(key: str) -> tuple[float, ...]:
-            return tuple(float(v) for v in data[key])  # type: ignore[attr-defined]
-
-        return cls(
-            names=tuple(str(n) for n in data["names"]),  # type: ignore[attr-defined]
-            mean=floats("mean"),
-            scale=floats("scale"),
-            coef=floats("coef"),
-            intercept=float(data["intercept"]),  # type: ignore[arg-type]
-            threshold=float(data["threshold"]),  # type: ignore[arg-type]
-            trained_on=tuple(str(n) for n in data.get("trained_on", ())),  # type: ignore[attr-defined]
-        )
-
-
-_lock = threading.Lock()
-_shipped: list[AnswerabilityModel | None] = []
+    threshold: float = 0.5  # chosen on the left-out folds when trained
 
 
 def shipped_model() -> AnswerabilityModel | None:
     """The model shipped beside this module, read once; None when there is none."""
-    with _lock:
-        if not _shipped:
-            path = resources.files("memory.answer") / WEIGHTS_FILE
-            model = AnswerabilityModel.from_json(json.loads(path.read_text())) if path.is_file() else None
-            _shipped.append(model)
-        return _shipped[0]
+    return shipped(AnswerabilityModel, WEIGHTS_FILE)

@@ -18,16 +18,14 @@ LoCoMo is only measured). Without the file, `best_sentence`'s word coverage choo
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import re
-import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 
 from memory.answer.answerability import kind_in, question_kind
 from memory.answer.context import ContextPassage, has_correction, opens_with_correction
+from memory.answer.logistic import StandardisedLogistic, shipped
 from memory.text.quotes import word_count
 from memory.text.relevance import QuestionTerms, content_words, coverage, stems
 from memory.text.stems import stem, text_language
@@ -120,61 +118,14 @@ def sentence_features(
 
 
 @dataclass(frozen=True)
-class SentenceRanker:
+class SentenceRanker(StandardisedLogistic):
     """Standardised logistic regression: p = σ(b + Σ wᵢ (xᵢ − μᵢ) / sᵢ), the chance a sentence
     holds the answer."""
-
-    names: tuple[str, ...]
-    mean: tuple[float, ...]
-    scale: tuple[float, ...]
-    coef: tuple[float, ...]
-    intercept: float
-    trained_on: tuple[str, ...] = ()
-
-    def probability(self, values: Mapping[str, float]) -> float:
-        z = self.intercept + sum(
-            w * (values.get(n, 0.0) - m) / (s or 1.0)
-            for n, m, s, w in zip(self.names, self.mean, self.scale, self.coef, strict=True)
-        )
-        return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "names": list(self.names),
-            "mean": list(self.mean),
-            "scale": list(self.scale),
-            "coef": list(self.coef),
-            "intercept": self.intercept,
-            "trained_on": list(self.trained_on),
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, object]) -> SentenceRanker:
-        def floats(key: str) -> tuple[float, ...]:
-            return tuple(float(v) for v in data[key])  # type: ignore[attr-defined]
-
-        return cls(
-            names=tuple(str(n) for n in data["names"]),  # type: ignore[attr-defined]
-            mean=floats("mean"),
-            scale=floats("scale"),
-            coef=floats("coef"),
-            intercept=float(data["intercept"]),  # type: ignore[arg-type]
-            trained_on=tuple(str(n) for n in data.get("trained_on", ())),  # type: ignore[attr-defined]
-        )
-
-
-_lock = threading.Lock()
-_shipped: list[SentenceRanker | None] = []
 
 
 def shipped_ranker() -> SentenceRanker | None:
     """The ranker shipped beside this module, read once; None when there is none."""
-    with _lock:
-        if not _shipped:
-            path = resources.files("memory.answer") / WEIGHTS_FILE
-            ranker = SentenceRanker.from_json(json.loads(path.read_text())) if path.is_file() else None
-            _shipped.append(ranker)
-        return _shipped[0]
+    return shipped(SentenceRanker, WEIGHTS_FILE)
 
 
 def best_sentences(
