@@ -20,11 +20,11 @@ from pathlib import Path
 import numpy as np
 
 from bench.evals.answerability_data import LICENSED, Example, collect, load_examples, save_examples
+from bench.logistic_fit import fit_standardised
 from memory.answer.answerability import FEATURES, WEIGHTS_FILE, AnswerabilityModel
 
 REPO = Path(__file__).resolve().parents[1]
 EVAL_DIR = REPO.parent / "shared" / "eval"
-C = 1.0  # inverse regularisation strength (scikit-learn's default; not tuned)
 
 
 def best_threshold(probabilities: Sequence[float], labels: Sequence[bool]) -> float:
@@ -41,24 +41,10 @@ def best_threshold(probabilities: Sequence[float], labels: Sequence[bool]) -> fl
 
 
 def fit(examples: Sequence[Example]) -> AnswerabilityModel:
-    from sklearn.linear_model import LogisticRegression
-
     x = np.asarray([e.vector() for e in examples], dtype=float)
     y = np.asarray([e.answerable for e in examples], dtype=bool)
-    mean = x.mean(axis=0)
-    scale = x.std(axis=0)
-    scale[scale == 0] = 1.0
-    model = LogisticRegression(C=C, class_weight="balanced", max_iter=2000)
-    model.fit((x - mean) / scale, y)
-    partial = AnswerabilityModel(
-        names=FEATURES,
-        mean=tuple(float(v) for v in mean),
-        scale=tuple(float(v) for v in scale),
-        coef=tuple(float(v) for v in model.coef_[0]),
-        intercept=float(model.intercept_[0]),
-        threshold=0.5,
-        trained_on=tuple(sorted({e.set for e in examples})),
-    )
+    trained_on = [e.set for e in examples]
+    partial = fit_standardised(AnswerabilityModel, FEATURES, x, y, trained_on=trained_on, threshold=0.5)
     probabilities = [partial.probability(e.features) for e in examples]
     threshold = best_threshold(probabilities, [e.answerable for e in examples])
     return AnswerabilityModel(**{**partial.__dict__, "threshold": round(threshold, 4)})

@@ -29,6 +29,7 @@ import numpy as np
 from app.ask import AskRequest, ask
 from bench.evals.answerability_data import LICENSED
 from bench.evals.common import EvalSet, mean, temporary_library
+from bench.logistic_fit import fit_standardised
 from memory.answer.answers import best_sentence
 from memory.answer.claims import sentences
 from memory.answer.sentence_ranker import FEATURES, WEIGHTS_FILE, SentenceRanker, sentence_features
@@ -37,7 +38,6 @@ from memory.text.relevance import load_question_terms
 
 REPO = Path(__file__).resolve().parents[1]
 EVAL_DIR = REPO.parent / "shared" / "eval"
-C = 1.0  # scikit-learn's default; not tuned
 Say = Callable[[str], None]
 
 
@@ -114,23 +114,9 @@ def examples_for(set_dir: Path, work: Path, say: Say | None = None) -> list[Sent
 
 
 def fit(examples: Sequence[SentenceExample]) -> SentenceRanker:
-    from sklearn.linear_model import LogisticRegression
-
     x = np.asarray([e.vector() for e in examples], dtype=float)
     y = np.asarray([e.evidence for e in examples], dtype=bool)
-    centre = x.mean(axis=0)
-    scale = x.std(axis=0)
-    scale[scale == 0] = 1.0
-    model = LogisticRegression(C=C, class_weight="balanced", max_iter=2000)
-    model.fit((x - centre) / scale, y)
-    return SentenceRanker(
-        names=FEATURES,
-        mean=tuple(float(v) for v in centre),
-        scale=tuple(float(v) for v in scale),
-        coef=tuple(float(v) for v in model.coef_[0]),
-        intercept=float(model.intercept_[0]),
-        trained_on=tuple(sorted({e.set for e in examples})),
-    )
+    return fit_standardised(SentenceRanker, FEATURES, x, y, trained_on=[e.set for e in examples])
 
 
 def first_lines(examples: Sequence[SentenceExample], ranker: SentenceRanker | None) -> dict[str, bool]:
