@@ -12,8 +12,12 @@ another project, re-transcribe it, and make an earlier transcript current again.
   resolved again (a fact it had superseded is current again).
 - Re-transcribe keeps the current transcript word for word as an earlier version (with its
   edits) and queues a transcription job with the model asked for and the project's vocabulary as
-  it is now; the job indexes the new words, and consolidation follows. An earlier version can be
-  made current again; the one it replaces is kept in its place. Raw words are never lost.
+  it is now; the job indexes the new words, and consolidation follows. A re-transcription that does
+  not complete (cancelled, before or while it runs, or failed) falls back by itself: the transcript
+  it was to replace is current again, indexed, its consolidation queued, and the lines the new one
+  had made are kept as an earlier version; retrying the job keeps the earlier transcript again and
+  resumes the new one where it stopped. An earlier version can be made current again; the one it
+  replaces is kept in its place. Raw words are never lost.
 """
 
 from __future__ import annotations
@@ -28,11 +32,11 @@ from memory.search.chunking import chunk_segments, chunk_text, content_hash
 from memory.store import note_ops
 from memory.store import recordings as store_recordings
 from memory.store.clock import parse_time, to_store_time
-from memory.store.jobs import open_job
+from memory.store.jobs import Job, JobStatus, open_job
 from memory.store.note_ops import TRASH_DAYS, TranscriptVersion, VersionSegment
 from memory.store.projects import get_project
 from memory.store.recordings import Recording
-from models.errors import InputError, VerbatimError
+from models.errors import InputError, NotFoundError, VerbatimError
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +54,10 @@ __all__ = [
     "restore_recording",
     "restore_transcript",
     "retranscribe",
+    "retranscription_stopped",
     "transcript_versions",
+    "transcription_cancelled_before_start",
+    "transcription_requeued",
     "transcription_vocabulary",
     "version_segments",
 ]
@@ -229,8 +236,85 @@ def retranscribe(library: Library, recording_id: int, *, model: str | None = Non
     if model:
         resolve_model(library, model)  # an unknown model is refused before anything changes
     with store.transaction():  # never a note waiting for a transcription no job will make
-        note_ops.start_new_transcript(store, recording_id, model=model or None)
-        return enqueue(library, KIND, recording_id=recording_id, payload={"model": model} if model else None)
+        new = note_ops.start_new_transcript(store, recording_id, model=model or None)
+        payload: dict[str, object] = {"model": model} if model else {}
+        if rec.segments:  # the transcript kept, to fall back on if the new one does not complete
+            payload |= {"earlier_version": rec.transcript_version, "version": new}
+        return enqueue(library, KIND, recording_id=recording_id, payload=payload or None)
+
+
+# --- a re-transcription that does not complete ------------------------------------------------------------
+def _replaced_version(library: Library, job: Job) -> tuple[Recording, int] | None:
+    """The note of a re-transcription job and the version it replaced, when that version is still
+    kept and the note is not in the trash (a trashed note's jobs end with it; restoring it
+    transcribes it again)."""
+    earlier = job.payload.get("earlier_version")
+    if job.recording_id is None or not isinstance(earlier, int):
+        return None
+    try:
+        rec = store_recordings.get_recording(library.store, job.recording_id)
+    except NotFoundError:  # deleted for good meanwhile
+        return None
+    if rec.trashed_at is not None or not note_ops.has_version(library.store, rec.id, earlier):
+        return None
+    return rec, earlier
+
+
+def _fall_back(library: Library, job: Job) -> bool:
+    """Make the transcript a re-transcription replaced current again; the new lines are kept as an
+    earlier version. Returns whether the job was such a re-transcription."""
+    found = _replaced_version(library, job)
+    if found is None:
+        return False
+    rec, earlier = found
+    store = library.store
+    why = "failed" if job.status == JobStatus.FAILED else "cancelled"
+    projects = _fact_projects(library, rec.id)
+    kept = note_ops.restore_version(
+        store, rec.id, earlier, reason=f"re-transcription {why} at {rec.progress:.0%}: the lines it had made"
+    )
+    _reindex(library, rec.id)
+    _revalidate(library, projects)
+    queue_consolidation(library, rec.id)
+    message = f"re-transcription {why}; transcript {earlier} is current again"
+    if kept is not None:
+        message += f" (the {rec.segments} new lines are kept as version {kept})"
+    store_recordings.set_status(store, rec.id, "indexed", message=message)
+    log.info("recording %s: %s", rec.id, message)
+    return True
+
+
+def retranscription_stopped(library: Library, job: Job) -> None:
+    """A transcription job ended failed or cancelled while it ran: a re-transcription falls back to
+    the transcript it was to replace (a first transcription stays failed with what it made)."""
+    _fall_back(library, job)
+
+
+def transcription_cancelled_before_start(library: Library, job: Job) -> None:
+    """A queued transcription cancelled: a re-transcription falls back; a first one is failed."""
+    from app.ingest.transcription import cancelled_before_start
+
+    if not _fall_back(library, job):
+        cancelled_before_start(library, job)
+
+
+def transcription_requeued(library: Library, job: Job) -> None:
+    """A failed or cancelled transcription retried. A re-transcription that fell back keeps the
+    earlier transcript again and resumes from the lines it had made (or starts afresh)."""
+    from app.ingest.transcription import requeued
+
+    earlier, version = job.payload.get("earlier_version"), job.payload.get("version")
+    if job.recording_id is not None and isinstance(earlier, int):
+        store = library.store
+        rec = store_recordings.get_recording(store, job.recording_id)
+        if rec.trashed_at is None and rec.transcript_version == earlier:  # it fell back
+            if isinstance(version, int) and note_ops.has_version(store, rec.id, version):
+                reason = "replaced again: re-transcription retried"
+                note_ops.restore_version(store, rec.id, version, reason=reason)
+            else:
+                model = job.payload.get("model")
+                note_ops.start_new_transcript(store, rec.id, model=str(model) if model else None)
+    requeued(library, job)
 
 
 def transcription_vocabulary(library: Library, recording_id: int) -> list[str]:

@@ -114,6 +114,7 @@ class JobKind:
     runner: Runner
     on_cancel: Hook | None = None  # a queued job was cancelled before it ran
     on_requeue: Hook | None = None  # a failed or cancelled job goes back to the queue
+    on_stopped: Hook | None = None  # a job that ran ended failed or cancelled (not paused: it resumes)
     feeder: Feeder | None = None  # work that queues itself: the worker calls it before each round
 
 

@@ -86,6 +86,11 @@ def run_job(
     finally:
         done.set()
     final = store_jobs.get_job(library.store, job.id)
+    if final.status in (JobStatus.FAILED, JobStatus.CANCELLED) and kind is not None and kind.on_stopped:
+        try:
+            kind.on_stopped(library, final)
+        except VerbatimError as exc:  # the job's end is recorded; what follows it is logged
+            log.warning("job %s (%s): after it stopped: %s", job.id, job.kind, exc.message)
     if on_event is not None:
         on_event(
             JobEvent(

@@ -280,6 +280,14 @@ def transcript_versions(store: Store, recording_id: int) -> list[TranscriptVersi
     return [TranscriptVersion(**r) for r in rows]
 
 
+def has_version(store: Store, recording_id: int, version: int) -> bool:
+    """Whether the note keeps an earlier transcript with this number."""
+    found = store.scalar(
+        "SELECT 1 FROM transcript_versions WHERE recording_id = ? AND version = ?", (recording_id, version)
+    )
+    return found is not None
+
+
 def _version_id(store: Store, recording_id: int, version: int) -> int:
     found = store.scalar(
         "SELECT id FROM transcript_versions WHERE recording_id = ? AND version = ?", (recording_id, version)
@@ -316,9 +324,12 @@ def version_segments(store: Store, recording_id: int, version: int) -> list[Vers
     return found
 
 
-def restore_version(store: Store, recording_id: int, version: int) -> int | None:
+def restore_version(
+    store: Store, recording_id: int, version: int, *, reason: str | None = None
+) -> int | None:
     """Make an earlier transcript current again; the current one (if it has words) is kept as an
-    earlier version in its place. Returns the version kept, or None."""
+    earlier version in its place, with `reason` (default: which version replaced it). Returns the
+    version kept, or None."""
     with store.transaction():
         rec = _note(store, recording_id)
         if rec.trashed_at is not None:
@@ -326,7 +337,7 @@ def restore_version(store: Store, recording_id: int, version: int) -> int | None
         version_id = _version_id(store, recording_id, version)
         chosen = store.one("SELECT model, language FROM transcript_versions WHERE id = ?", (version_id,))
         assert chosen is not None
-        kept = _archive_current(store, rec, f"version {version} made current again")
+        kept = _archive_current(store, rec, reason or f"version {version} made current again")
         for row in store.all(
             "SELECT idx, external_id, start, end, speaker, text, words, model, confidence, edits"
             " FROM transcript_version_segments WHERE version_id = ? ORDER BY idx",
@@ -349,5 +360,6 @@ def restore_version(store: Store, recording_id: int, version: int) -> int | None
             " status = 'indexed', status_message = NULL, progress = 1 WHERE id = ?",
             (version, chosen["model"], chosen["language"], recording_id),
         )
-        record(store, recording_id, "transcript_restored", version=version, kept_version=kept)
+        because = {"reason": reason} if reason else {}
+        record(store, recording_id, "transcript_restored", version=version, kept_version=kept, **because)
     return kept

@@ -69,3 +69,108 @@ def test_retranscribe_keeps_the_earlier_transcript_and_makes_the_new_one_current
     assert [v.version for v in note_operations.transcript_versions(library, rid)] == [2]
     assert run("recordings", "retranscribe", str(rid), "--model", "huge-v9").code == 1
     assert recordings.get_recording(library.store, rid).transcript_version == 1  # refused before any change
+
+
+def _current(library: Library, rid: int) -> list[str]:
+    return [s.raw_text for s in recordings.list_segments(library.store, rid)]
+
+
+def test_a_cancelled_or_failed_retranscription_falls_back_to_the_earlier_transcript(
+    library: Library, tmp_path: Path
+) -> None:
+    require_models()
+    clip = speech_file(tmp_path, NOTE, "becker.flac")
+    ok("projects", "add", "Kestrel")
+    ok("projects", "set", "Kestrel", "--model", "tiny.en")
+    [item] = ok("import", str(clip), "--project", "Kestrel", "--json").json()["results"]
+    rid = item["recording_id"]
+    raw_before = _current(library, rid)
+    edited = save_edit(library, recordings.list_segments(library.store, rid)[0].id, "My own words.")
+
+    # cancelled before it started: the earlier transcript is current again, edits and passages too
+    job_id = ok("recordings", "retranscribe", str(rid), "--json").json()["job_id"]
+    assert _current(library, rid) == []  # while it waits, the earlier one is kept aside
+    ok("jobs", "cancel", str(job_id))
+    rec = recordings.get_recording(library.store, rid)
+    assert (rec.transcript_version, rec.status) == (1, "indexed")
+    assert "transcript 1 is current again" in (rec.status_message or "")
+    assert _current(library, rid) == raw_before
+    assert recordings.list_segments(library.store, rid)[0].text == edited.text
+    assert note_operations.transcript_versions(library, rid) == []  # no new lines: nothing more to keep
+    assert rid in {h["recording_id"] for h in ok("search", "rollout in June", "--json").json()["hits"]}
+    open_kinds = {(j["kind"], j["recording_id"]) for j in ok("jobs", "--open", "--json").json()["jobs"]}
+    assert ("consolidate", rid) in open_kinds
+
+    # failed while it ran (its audio went missing after it was queued): the same fallback
+    ok("recordings", "retranscribe", str(rid), "--model", "base")
+    audio = library.data_dir.root / str(rec.audio_path)
+    aside = audio.rename(tmp_path / "aside.flac")
+    failed = run("jobs", "run", "--json")
+    assert failed.code == 1
+    assert {j["status"] for j in failed.json()["jobs"] if j["kind"] == "transcribe"} == {"failed"}
+    rec = recordings.get_recording(library.store, rid)
+    assert rec.transcript_version == 1 and rec.status in ("indexed", "consolidated")
+    assert _current(library, rid) == raw_before
+    history = [h["action"] for h in note_operations.note_history(library, rid)]
+    assert history == ["retranscribed", "transcript_restored"] * 2
+    aside.rename(audio)
+
+
+# Distinct sentences: Whisper makes one line of each (a sentence said again and again is one line).
+LONG = (
+    "The lantern budget is far too small this year. Call the glacier museum about the insurance. "
+    "Priya will send the draft contract on Monday. We agreed to pilot the rollout in Leeds first. "
+    "The warehouse in Bristol needs new shelving before the winter. Tom asked for a second quote. "
+    "Our client prefers email over phone calls. The board meets again in the middle of March. "
+    "Remember to book the train to Manchester. The printer on the third floor is broken again. "
+    "Anna wants the slides by Thursday afternoon. The budget review moved to next week. "
+)
+
+
+def test_a_retranscription_cancelled_part_way_keeps_its_lines_and_resumes_when_retried(
+    library: Library, tmp_path: Path
+) -> None:
+    from app.jobs import worker as jobs_worker
+    from app.jobs.queue import JobEvent
+    from memory.store import jobs as store_jobs
+
+    require_models()
+    clip = speech_file(tmp_path, LONG, "long.flac")
+    ok("projects", "add", "Kestrel")
+    ok("projects", "set", "Kestrel", "--model", "tiny.en")
+    [item] = ok("import", str(clip), "--project", "Kestrel", "--json").json()["results"]
+    rid = item["recording_id"]
+    raw_before = _current(library, rid)
+    assert len(raw_before) > 3
+
+    job_id = note_operations.retranscribe(library, rid, model="base")  # the slower model: time to cancel
+    job = store_jobs.claim_next(library.store, worker=jobs_worker.worker_id(), kinds=["transcribe"])
+    assert job is not None and job.id == job_id
+
+    def cancel_once_lines_are_in(event: JobEvent) -> None:  # the user presses Cancel part-way
+        running = store_jobs.get_job(library.store, job_id).status == "running"
+        if running and _current(library, rid) and not store_jobs.cancel_requested(library.store, job_id):
+            jobs_worker.cancel_job(library, job_id)
+
+    ended = jobs_worker.run_job(library, job, on_event=cancel_once_lines_are_in)
+    assert ended.status == "cancelled"
+    rec = recordings.get_recording(library.store, rid)
+    assert (rec.transcript_version, rec.status) == (1, "indexed")
+    assert _current(library, rid) == raw_before
+    [partial] = note_operations.transcript_versions(library, rid)  # the new lines, kept
+    assert partial.version == 2 and "cancelled" in partial.reason
+    made = [s.raw_text for s in note_operations.version_segments(library, rid, 2)]
+    assert made
+
+    jobs_worker.retry_job(library, job_id)  # the earlier transcript aside again; the new one resumes
+    rec = recordings.get_recording(library.store, rid)
+    assert (rec.transcript_version, rec.status) == (2, "queued")
+    assert _current(library, rid) == made
+    [done] = jobs_worker.run_pending(library, kinds=["transcribe"])
+    assert done.status == "done"
+    finished = recordings.list_segments(library.store, rid)
+    assert [s.raw_text for s in finished[: len(made)]] == made  # resumed, not started again
+    assert len(finished) > len(made) and {s.model for s in finished} == {"whisper-base"}
+    assert recordings.get_recording(library.store, rid).status == "indexed"
+    assert [v.version for v in note_operations.transcript_versions(library, rid)] == [1]
+    assert [s.raw_text for s in note_operations.version_segments(library, rid, 1)] == raw_before
