@@ -6,7 +6,7 @@ import shutil
 from dataclasses import asdict, dataclass
 from importlib import metadata
 
-from app.consistency import library_problems
+from app.consistency import library_problems, orphan_audio, orphan_folder
 from app.library import Library
 from app.model_status import all_model_status
 from capture.devices import list_input_devices
@@ -100,12 +100,32 @@ def _consistency_check(library: Library) -> Check:
     return Check("consistency", not problems, detail + more, "restore the data folder from a backup")
 
 
+def _orphan_check(library: Library) -> Check:
+    """Audio files no note points at: left by a crash while a note was deleted for good."""
+    orphans = orphan_audio(library)
+    if not orphans:
+        return Check("audio files", True, "every audio file belongs to a note", severity="warning")
+    megabytes = sum(o.bytes for o in orphans) / 1e6
+    shown = ", ".join(o.path for o in orphans[:5]) + (
+        f" (and {len(orphans) - 5} more)" if len(orphans) > 5 else ""
+    )
+    return Check(
+        "audio files",
+        False,
+        f"{len(orphans)} audio file(s), {megabytes:.1f} MB, belong to no note: {shown}",
+        f"'verbatim doctor --clean-audio' moves them to {orphan_folder(library)} (delete them there when"
+        " sure), '--clean-audio --delete' deletes them; audio a note points at is never touched",
+        severity="warning",
+    )
+
+
 def run_checks(library: Library, *, load_models: bool = False) -> list[Check]:
     checks = _database_checks()
     try:
         store = library.store
         checks.append(Check("library", store.integrity_check() == "ok", f"database at {store.path}"))
         checks.append(_consistency_check(library))
+        checks.append(_orphan_check(library))
     except VerbatimError as exc:
         checks.append(Check("library", False, exc.message, exc.fix or ""))
     for status in all_model_status(library, verify=True, load=load_models):

@@ -1,17 +1,22 @@
 """The consistency check every fault test ends with must itself catch damage: a repeated or
 overlapping segment, a chunk pointing past the segments, an FTS index out of step, a vector
-without a chunk, a missing, emptied or altered audio file. `verbatim doctor` reports it."""
+without a chunk, a missing, emptied or altered audio file. `verbatim doctor` reports it, and the
+audio files a crash left behind that no note points at (`verbatim doctor --clean-audio`)."""
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from app.consistency import library_problems
+from app import note_operations
+from app.consistency import ORPHAN_GRACE_SECONDS, library_problems, orphan_audio
 from app.ingest.imports import import_files
 from app.library import Library
+from memory.store import note_ops
 from tests.support.audio_helpers import encode, silence
 from tests.support.cli import run
 
@@ -85,3 +90,55 @@ def test_missing_emptied_or_altered_audio_is_reported(library: Library, tmp_path
     doctor = run("doctor", "--json")
     checks = {c["name"]: c for c in doctor.json()["checks"]}
     assert checks["consistency"]["ok"] is False and "is missing" in checks["consistency"]["detail"]
+
+
+def _age(path: Path) -> None:
+    """As a file written before the grace period (the file system's clock, set back)."""
+    old = time.time() - 2 * ORPHAN_GRACE_SECONDS
+    os.utime(path, (old, old))
+
+
+def test_audio_a_crash_left_while_a_note_was_deleted_for_good_is_found_and_moved_away(
+    library: Library, tmp_path: Path
+) -> None:
+    _, sound_id = _library_with_notes(library, tmp_path)
+    root = library.data_dir.root
+    low_tone = np.sin(np.arange(16_000) / 16_000 * 2 * np.pi * 220).astype(np.float32) * 0.2
+    other = encode(low_tone, tmp_path / "other.flac")
+    [trashed] = import_files(library, [other], project="P")
+    assert trashed.recording_id is not None
+    note_operations.delete_recording(library, trashed.recording_id)  # in the trash: its audio stays
+    note_operations.delete_recording(library, sound_id)
+    gone = note_ops.purge(library.store, sound_id)  # deleted for good; the process dies before the file
+    assert gone is not None
+    left = root / gone
+    assert left.is_file()
+    for row in library.store.rows("SELECT audio_path FROM recordings WHERE audio_path IS NOT NULL"):
+        _age(root / row[0])  # old files a note points at are never orphans
+    assert orphan_audio(library) == []  # a file this young may be an import on its way in
+    _age(left)
+    assert [o.path for o in orphan_audio(library)] == [gone]
+    assert library_problems(library, deep=True) == []  # nothing of any note is missing
+
+    checks = {c["name"]: c for c in run("doctor", "--json").json()["checks"]}
+    found = checks["audio files"]
+    assert found["ok"] is False and found["severity"] == "warning"
+    assert gone in found["detail"] and "1 audio file(s)" in found["detail"]
+    assert "--clean-audio" in found["fix"]
+
+    cleaned = run("doctor", "--clean-audio", "--json").json()
+    assert [o["path"] for o in cleaned["cleaned_audio"]] == [gone]
+    assert not left.exists() and (root / "trash" / gone).read_bytes()  # moved, not deleted
+    assert {c["name"]: c for c in cleaned["checks"]}["audio files"]["ok"] is True
+    assert library_problems(library, deep=True) == []  # every note's audio is where it was
+
+    stray = library.data_dir.audio_dir / "ff" / "stray.flac"  # deleted only when asked to
+    stray.parent.mkdir(parents=True, exist_ok=True)
+    stray.write_bytes(b"fLaC")
+    _age(stray)
+    assert run("doctor", "--delete").code != 0  # --delete alone is refused
+    assert stray.exists()
+    deleted = run("doctor", "--clean-audio", "--delete")
+    assert "audio files no note points at: 1 deleted" in deleted.out and "audio/ff/stray.flac" in deleted.out
+    assert not stray.exists() and not (root / "trash" / "audio" / "ff").exists()
+    assert library_problems(library, deep=True) == []
