@@ -224,8 +224,8 @@ def _jobs_run(args: argparse.Namespace, ctx: CliContext) -> int:
     if recovered and not args.json:
         ctx.print(f"recovered interrupted recordings: {', '.join(map(str, recovered))}")
     status = Status(not args.json)
-    try:
-        finished = jobs_worker.run_pending(library, on_event=status.job_event)
+    try:  # as the app's worker: what follows a job (a note's consolidation...) is queued and run too
+        finished = jobs_worker.run_until_idle(library, on_event=status.job_event)
     finally:
         status.done()
     if args.json:
@@ -310,7 +310,11 @@ def register(groups: CommandGroups) -> None:
     a.add_argument("--limit", type=int, default=50)
     a.set_defaults(handler=_jobs)
     sub = a.add_subparsers(title="actions", metavar="ACTION")
-    b = sub.add_parser("run", help="run the queued jobs here until none is left (resumes interrupted ones)")
+    b = sub.add_parser(
+        "run",
+        help="run the background work here as the app does, until none is left: queued and interrupted"
+        " jobs, then what they make due (a note's consolidation)",
+    )
     b.add_argument("--json", action="store_true")
     b.set_defaults(handler=_jobs_run)
     b = sub.add_parser("cancel", help="cancel a queued job, or stop a running one")

@@ -1,6 +1,8 @@
-"""What runs the job queue: `run_pending` in the calling thread (the CLI), `JobWorker` on a background
-thread (the desktop app), each change reported through a callback. The runner of each kind comes from
-the table in app/jobs/kinds.py.
+"""What runs the job queue: `run_pending` in the calling thread (the queued jobs only), `run_until_idle`
+in the calling thread as the app runs it (`verbatim jobs run`: the feeders queue the work that follows,
+e.g. consolidation after a note is indexed, until none is left), `JobWorker` on a background thread
+(the desktop app), each change reported through a callback. The runner of each kind comes from the
+table in app/jobs/kinds.py.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ log = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 15.0
 
-__all__ = ["JobWorker", "cancel_job", "retry_job", "run_job", "run_pending"]
+__all__ = ["JobWorker", "cancel_job", "retry_job", "run_job", "run_pending", "run_until_idle"]
 
 
 def _feed(library: Library, kinds: Sequence[str] | None) -> None:
@@ -120,6 +122,28 @@ def run_pending(
         if on_event is not None:
             on_event(JobEvent(job.id, job.kind, job.recording_id, JobStatus.RUNNING, job.progress))
         finished.append(run_job(library, job, stop=stop, on_event=on_event))
+    return finished
+
+
+def run_until_idle(
+    library: Library,
+    *,
+    kinds: Sequence[str] | None = None,
+    stop: threading.Event | None = None,
+    on_event: EventCallback | None = None,
+) -> list[Job]:
+    """Run the queue as the app's worker does, in this thread: the feeders queue what is due (a
+    note's consolidation once it is indexed...), the queued jobs run, and again, until a round runs
+    nothing. Returns the jobs run, finished. A feeder never queues again what failed or was
+    cancelled on the same version of a note, so the rounds end."""
+    stop = stop or threading.Event()
+    finished: list[Job] = []
+    while not stop.is_set():
+        _feed(library, kinds)
+        ran = run_pending(library, kinds=kinds, stop=stop, on_event=on_event)
+        if not ran:
+            break
+        finished += ran
     return finished
 
 

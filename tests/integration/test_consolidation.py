@@ -9,6 +9,7 @@ words of their quote, every model call is logged.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -278,3 +279,32 @@ def test_cli(notes: Library, tmp_path: Path) -> None:
     assert run("--data-dir", root, "stretches").code == 0
     assert run("--data-dir", root, "digest", "--project", "Nope").code == 1
     assert "nothing to consolidate" in run("--data-dir", root, "consolidate", "--no-llm").out
+
+
+def test_jobs_run_consolidates_a_note_imported_from_the_cli(library: Library, tmp_path: Path) -> None:
+    """A CLI-only user: `verbatim import` then `verbatim jobs run` gets the note's facts and
+    self-corrections, as the app's worker would (its feeders queue the consolidation)."""
+    require_models()
+    note = tmp_path / "hartwell.txt"
+    note.write_text(
+        "The Hartwell budget is 40,000 pounds, sorry, 45,000 pounds. Priya Raman will send the contract"
+        " by Friday.\n",
+        encoding="utf-8",
+    )
+    imported = run("import", str(note), "--project", "Hartwell", "--json")
+    assert imported.code == 0, imported.err
+    [item] = imported.json()["results"]
+    rid = item["recording_id"]
+    assert run("jobs", "--open", "--json").json()["jobs"] == []  # nothing queued: the feeder does it
+    ran = run("jobs", "run", "--json")
+    assert ran.code == 0, ran.err
+    assert [(j["kind"], j["recording_id"], j["status"]) for j in ran.json()["jobs"]] == [
+        ("consolidate", rid, "done")
+    ]
+    assert get_recording(library.store, rid).status == "consolidated"
+    [correction] = run("corrections", "--json").json()["corrections"]
+    said = json.dumps(correction, ensure_ascii=False)
+    assert "40,000" in said and "45,000" in said
+    facts = run("facts", "--project", "Hartwell", "--json").json()["facts"]
+    assert any("45,000" in f["value"] for f in facts), facts
+    assert "nothing to do" in run("jobs", "run").out  # the rounds end: nothing is queued again
