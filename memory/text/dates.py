@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from memory.text.numbers import german_number_words
+
 
 def word_list(text: str) -> list[str]:
     """Words of a word list written as text."""
@@ -42,8 +44,7 @@ _UNITS = word_list(
 )
 _TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 NUMBER_WORDS = {w: i for i, w in enumerate(_UNITS)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
-NUMBER_WORDS |= {"zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8}
-NUMBER_WORDS |= {"neun": 9, "zehn": 10, "zwölf": 12, "zwanzig": 20, "dozen": 12}
+NUMBER_WORDS |= german_number_words() | {"dozen": 12}  # "elf", "dreiundzwanzig": text2num's values
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _WEEKDAY = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
 NUMBER_WORD_PATTERN = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))

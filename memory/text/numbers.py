@@ -5,6 +5,11 @@ thousand" → 420000, "vierhundertsechzig" → 460, "the first of October" → "
 "dreiundzwanzigster Juni" → "23. Juni". `Converted` keeps, for every word of the converted text,
 the raw characters it came from, so a value found in the converted text points at the raw words.
 
+German number words one at a time (`german_number_words`, `number_word_value`, read by
+memory.text.dates' NUMBER_WORDS and so by self-corrections and facts) take their values from
+text2num too: "elf" 11, "dreizehn" 13, "einundzwanzig" 21; only the parts a German cardinal is
+built from are listed here, to spell the words out.
+
 What text2num does not do is done here, minimally: digits with separators by language ("1,150"
 and "9,500" in English, "350.000" and "1,5" in German; a dot followed by exactly three digits and a
 currency, or ".000", is a thousands separator in either language, since prices have two decimals),
@@ -21,7 +26,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from text_to_num import alpha2digit
+from text_to_num import alpha2digit, text2num
 
 _WORD = re.compile(r"\S+")
 
@@ -29,6 +34,33 @@ _WORD = re.compile(r"\S+")
 def word_list(text: str) -> list[str]:
     """Words of a word list written as text (memory.text.dates has the same; dates reads numbers)."""
     return text.split()
+
+
+def number_word_value(word: str, language: str) -> int | None:
+    """The value of one number word as text2num reads it ("elf" → 11, "dreiundzwanzig" → 23), or None."""
+    try:
+        return int(text2num(word.strip().lower(), "de" if language == "de" else "en"))
+    except ValueError:
+        return None
+
+
+# What a German cardinal below a hundred is built from ("ein" and "eins" are also the article and
+# the pronoun: "eins" is kept alone, "ein" only inside a word, "einundzwanzig").
+_GERMAN_UNITS = word_list("ein zwei drei vier fünf sechs sieben acht neun")
+_GERMAN_TEENS = word_list("zehn elf zwölf dreizehn vierzehn fünfzehn sechzehn siebzehn achtzehn neunzehn")
+_GERMAN_TENS = word_list("zwanzig dreißig vierzig fünfzig sechzig siebzig achtzig neunzig")
+
+
+@lru_cache(maxsize=1)
+def german_number_words() -> dict[str, int]:
+    """German cardinals from one to ninety-nine as one word ("eins", "elf", "dreiundzwanzig", with
+    "ss" for "ß" as Swiss German writes it), each with text2num's value; a word text2num does not
+    read is left out."""
+    spelled = ["eins", *_GERMAN_UNITS[1:], *_GERMAN_TEENS, *_GERMAN_TENS]
+    spelled += [f"{unit}und{tens}" for tens in _GERMAN_TENS for unit in _GERMAN_UNITS]
+    spelled += [w.replace("ß", "ss") for w in spelled if "ß" in w]
+    values = {w: number_word_value(w, "de") for w in spelled}
+    return {w: v for w, v in values.items() if v is not None}
 
 
 _SCALE_WORDS = frozenset(
@@ -118,8 +150,6 @@ def _convert(text: str, language: str) -> str:
 
 
 def _german_half(m: re.Match[str]) -> str:
-    from text_to_num import text2num
-
     try:
         n = int(text2num(m.group("n").lower(), "de")) + 0.5
     except ValueError:
@@ -307,7 +337,7 @@ def _rate_word(word: str) -> str:
     return _RATE_WORDS.get(word.lower(), word.lower())
 
 
-_MONTHS_DE = word_list(
+GERMAN_MONTHS = word_list(
     """
     januar februar märz april mai juni juli august september oktober november dezember"""
 )
@@ -315,7 +345,7 @@ _MONTHS_DE = word_list(
 
 def _is_month_day(after: str) -> bool:
     m = re.match(r"\.\s*([A-ZÄÖÜ][a-zäöü]+)", after)
-    return bool(m and m.group(1).lower() in _MONTHS_DE)
+    return bool(m and m.group(1).lower() in GERMAN_MONTHS)
 
 
 def _small(num: str) -> bool:

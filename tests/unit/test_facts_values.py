@@ -8,8 +8,11 @@ from datetime import datetime
 
 import pytest
 
-from memory.text.dates import DateResolver, date_interval, fact_dates
-from memory.text.numbers import find_quantities
+from memory.consolidate.corrections import find_corrections
+from memory.store.recordings import Segment
+from memory.text.dates import NUMBER_WORDS, DateResolver, date_interval, fact_dates, parse_number
+from memory.text.doc import Doc
+from memory.text.numbers import find_quantities, german_number_words
 
 TUESDAY = datetime(2026, 2, 10, 9, 30)  # a Tuesday
 
@@ -98,3 +101,55 @@ def test_a_date_value_covers_its_days() -> None:
     assert date_interval("2026-09") == ("2026-09-01", "2026-09-30")
     assert date_interval("2026-Q3") == ("2026-07-01", "2026-09-30")
     assert date_interval("2026-06-11T10:00") == ("2026-06-11", "2026-06-11")
+
+
+@pytest.mark.parametrize(
+    ("word", "value"),
+    [
+        ("elf", 11),
+        ("Elf", 11),
+        ("zwölf", 12),
+        ("dreizehn", 13),
+        ("sechzehn", 16),
+        ("siebzehn", 17),
+        ("einundzwanzig", 21),
+        ("dreiundzwanzig", 23),
+        ("dreißig", 30),
+        ("dreissig", 30),
+        ("siebenundsiebzig", 77),
+        ("neunundneunzig", 99),
+    ],
+)
+def test_german_number_words_are_read_with_text2num(word: str, value: int) -> None:
+    assert parse_number(word) == value
+    assert german_number_words()[word.lower()] == value
+
+
+def test_german_articles_are_no_number_words() -> None:
+    assert not {"ein", "eine", "einen", "einer"} & set(NUMBER_WORDS)
+
+
+def _doc(text: str) -> Doc:
+    return Doc([Segment(1, 1, 0, None, 0.0, 4.5, None, text, text, False)], "2026-03-02T09:00:00")
+
+
+@pytest.mark.parametrize(
+    ("text", "wrong", "right", "kind"),
+    [
+        ("Der Workshop beginnt nicht um elf, sondern um 14 Uhr.", "um elf", "um 14 Uhr", "date"),
+        ("Wir brauchen elf, nein, zwölf Lizenzen.", "elf", "zwölf Lizenzen", "number"),
+        ("Wir brauchen einundzwanzig, nein, dreiundzwanzig.", "einundzwanzig", "dreiundzwanzig", "number"),
+    ],
+)
+def test_german_number_words_are_values_of_a_self_correction(
+    text: str, wrong: str, right: str, kind: str
+) -> None:
+    [c] = find_corrections(_doc(text))
+    assert (c.wrong.text, c.right.text, c.kind) == (wrong, right, kind)
+
+
+def test_german_number_words_in_quantities_and_dates() -> None:
+    assert norms("Wir brauchen elf Lizenzen zu je zwölf Euro.", "de") == ["11", "12 EUR"]
+    assert dates("Das Projekt endet in dreiundzwanzig Tagen.", "de") == [
+        ("in dreiundzwanzig Tagen", "2026-03-05")
+    ]
