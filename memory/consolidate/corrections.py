@@ -39,6 +39,7 @@ from memory.text.dates import MONTHS, NUMBER_WORDS, WEEKDAYS
 from memory.text.doc import Doc, Sentence, Span
 from memory.text.entities import sentence_entities
 from memory.text.fact_parse import parsed
+from memory.text.numbers import GERMAN_MONTHS
 from memory.text.repairs import NO_POS, Repair, find_repairs, marker_flags, parts_of_speech, tokenise
 
 _FILLER = r"(?:oh|um|uh|äh|ähm|well|so|okay)"
@@ -56,7 +57,10 @@ _STRONG = re.compile(
     r"let\s+me\s+correct|quatsch|\bno,?\s+sorry\b|\bnein,?\s+sorry\b",
     re.I,
 )
-_CLAUSE_END = re.compile(r",(?!\d{3}\b)|[;!?]|\.(?!\d)")
+# A German ordinal's dot ("am 3. September") ends no clause.
+_CLAUSE_END = re.compile(
+    r",(?!\d{3}\b)|[;!?]|\.(?!\d)(?!(?<=\d\.)\s+(?:" + "|".join(GERMAN_MONTHS) + r")\b)", re.I
+)
 _WELL_ACTUALLY = re.compile(
     r"(?<=,)\s*(?P<run>well),?\s+(?P<right>[^,.;]{1,40}?)\s+(?:actually|eigentlich)\b", re.I
 )
@@ -133,6 +137,15 @@ def _left_phrase(doc: Doc, end: int, floor: int) -> tuple[int, int]:
 def _match(left: str, right: str, doc: Doc) -> tuple[str, int, int] | None:
     """The kind of value corrected, where the wrong value starts in `left`, where the right one ends."""
     lv, rv = _values(left, doc), _values(right, doc)
+    # "am 3., nein, am 4. September": a day said alone, its month said once, with the right day
+    if lv["number"] and not lv["date"] and rv["date"] and not rv["number"]:
+        day, said = lv["number"][-1], right[rv["date"][0][0] : rv["date"][0][1]]
+        if (
+            re.fullmatch(r"\d{1,2}", day[2])
+            and (m := re.search(r"\b\d{1,2}\b", said))
+            and m.group() != day[2]
+        ):
+            return "date", day[0], rv["date"][0][1]
     for family in ("date", "number", "name"):
         if lv[family] and rv[family]:
             wrong, correct = lv[family][-1], rv[family][0]

@@ -15,14 +15,32 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memory.store.recordings import Segment
+from memory.text.nlp import language_of
+from memory.text.numbers import GERMAN_MONTHS
 
 _SENTENCE_END = re.compile(r"(?<=[.!?…])['\"”’)\]]*\s+")  # the one sentence splitter of the project
 _CLAUSE_BREAK = re.compile(r"\s*(?:[,;:–—]|\s-\s)\s*")
+# German writes an ordinal as a number and a dot: "am 3. September", "der 2. große Termin"; the
+# dot ends no sentence when a month or a lower-case word follows it.
+_GERMAN_ORDINAL = re.compile(r"(?<![\w.,])\d{1,4}\.$")
+_GERMAN_MONTH = re.compile(rf"(?:{'|'.join(GERMAN_MONTHS)})\b", re.I)
 
 
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence of `text`, surrounding whitespace left out."""
-    bounds = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]
+def _german_ordinal(text: str, end: int, next_start: int) -> bool:
+    """The sentence end found at `end` (the next sentence would start at `next_start`) is the dot
+    of a German ordinal: a number, its dot, then a month or a lower-case word."""
+    if not _GERMAN_ORDINAL.search(text, max(0, end - 6), end):
+        return False
+    return text[next_start : next_start + 1].islower() or bool(_GERMAN_MONTH.match(text, next_start))
+
+
+def sentence_spans(text: str, language: str | None = None) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of `text`, surrounding whitespace left out. German text
+    (`language` "de", or None and `text` reads as German) is not cut after an ordinal's dot."""
+    ends = list(_SENTENCE_END.finditer(text))
+    if ends and (language or language_of(text)) == "de":
+        ends = [m for m in ends if not _german_ordinal(text, m.start(), m.end())]
+    bounds = [0, *(m.end() for m in ends), len(text)]
     out = []
     for a, b in itertools.pairwise(bounds):
         piece = text[a:b]
@@ -32,9 +50,9 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def split_sentences(text: str) -> list[str]:
-    """The sentences of `text`, as written."""
-    return [text[a:b] for a, b in sentence_spans(text)]
+def split_sentences(text: str, language: str | None = None) -> list[str]:
+    """The sentences of `text`, as written (`language`: as for `sentence_spans`)."""
+    return [text[a:b] for a, b in sentence_spans(text, language)]
 
 
 @dataclass(frozen=True)
