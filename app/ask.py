@@ -303,7 +303,11 @@ def _answer(run: _Run, prompt: ModelPrompt, no_llm: bool, model_path: Path | Non
     extra = [
         c
         for c in extractive_claims(
-            run.passages, run.terms, max_claims=EXTRACTIVE_CLAIMS, per_project=run.across, ranker=run.ranker
+            run.passages,
+            run.terms,
+            max_claims=EXTRACTIVE_CLAIMS,
+            per_project=run.across,
+            ranker=run.ranker,
         )
         if c.citations[0].passage not in cited
     ]
@@ -404,6 +408,7 @@ def _model_claims(
         schema=prompt.schema,
         max_tokens=MAX_ANSWER_TOKENS,
         cancelled=run.cancelled,
+        recording_ids=[p.recording_id for p in prompt.passages],
     )
     reader = ClaimReader()
     claims: list[Claim] = []

@@ -18,43 +18,26 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from memory.answer.asked_kind import kind_in, question_kind
 from memory.answer.context import ContextPassage
 from memory.answer.logistic import StandardisedLogistic, shipped
 from memory.search.hits import Hit
 from memory.store.clock import parse_time
-from memory.text import nlp
 from memory.text.doc import split_sentences
 from memory.text.relevance import (
     QuestionTerms,
-    answer_kind,
     content_words,
     coverage,
-    has_answer_kind,
     stems,
 )
 from memory.text.stems import stem, text_language
 
 WEIGHTS_FILE = "answerability.json"
 TOP = 5  # passages looked at (the gate's max_rank)
-
-_PLACE = re.compile(r"^\W*(?:where|wo|wohin|woher)\b", re.I)
-# "What is the name of …" asks for a name as "who" does (a person or an organisation).
-_NAME = re.compile(
-    r"^\W*(?:what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:the\s+)?names?\s+of|wie\s+hei(?:ß|ss)t)\b", re.I
-)
-ANSWER_ENTITIES: Mapping[str, frozenset[str]] = {
-    "time": frozenset({"DATE", "TIME"}),
-    "number": frozenset({"MONEY", "CARDINAL", "QUANTITY", "PERCENT"}),
-    # Any name: the small English model often files an unfamiliar person's name under FAC or GPE
-    # ("Imogen Ferreira" as a facility), so "who" is answered by a name of any type.
-    "person": frozenset({"PERSON", "ORG", "NORP", "GPE", "FAC", "LOC", "PRODUCT"}),
-    "place": frozenset({"GPE", "LOC", "FAC"}),
-}
 
 FEATURES = (
     "coverage",  # the best passage's weighted share of the question's content words (one window)
@@ -75,24 +58,6 @@ FEATURES = (
     "question_names",  # names and numbers in the question, log1p
     "age",  # the best passage's age in days when asked, log1p
 )
-
-
-def question_kind(question: str) -> str | None:
-    """ "time", "number", "person" or "place" when the question's opening says what answers it."""
-    if _NAME.search(question):
-        return "person"
-    return answer_kind(question) or ("place" if _PLACE.search(question) else None)
-
-
-def kind_in(text: str, kind: str | None, terms: QuestionTerms) -> bool:
-    """Whether `text` holds an entity of the kind that answers, other than words of the question."""
-    if kind is None or not text.strip():
-        return False
-    if nlp.language_of(text) == "de":  # no German pipeline: the word rules
-        return kind != "place" and has_answer_kind(text, kind, terms)
-    asked = terms.raw.lower()
-    wanted = ANSWER_ENTITIES[kind]
-    return any(e.label_ in wanted and e.text.lower() not in asked for e in nlp.parse(text).ents)
 
 
 def _pairs(words: Sequence[str]) -> set[tuple[str, str]]:

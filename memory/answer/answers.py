@@ -31,6 +31,7 @@ from memory.answer.context import (
     sentence_bounds,
     sentence_of,
     through_corrections,
+    with_reply,
 )
 from memory.answer.sentence_ranker import SentenceRanker, best_sentences
 from memory.store.store import Store
@@ -306,7 +307,9 @@ class Labeller:
         return self._checked_span(self.by_number[found.passage], found.span)
 
     def _checked_span(self, passage: ContextPassage, found: QuoteSpan) -> Claim | None:
-        span = through_corrections(self.sources[passage.number], found)
+        span = with_reply(
+            self.sources[passage.number], through_corrections(self.sources[passage.number], found)
+        )
         quote_support = coverage(self.terms, stems(span.text))
         key = (*span.segment_ids, span.first_token, span.last_token)
         self.repeated = self.repeated or key in self.seen
@@ -384,7 +387,7 @@ def extractive_claims(
         span = source.find(sentence, min_words=1)
         if span is None:
             continue
-        span = through_corrections(source, span)
+        span = with_reply(source, through_corrections(source, span))
         claims.append(
             Claim(span.text, ClaimKind.STATED, [_citation(p, span)], "extractive", has_correction(span.text))
         )

@@ -339,3 +339,28 @@ def through_corrections(source: QuoteSource, span: QuoteSpan) -> QuoteSpan:
         if begin > 0 and opens_with_correction(source.span(*bounds[begin]).text):
             first = bounds[begin - 1][0]
     return span if (first, last) == (span.first_token, span.last_token) else source.span(first, last)
+
+
+def _ends_with_question(source: QuoteSource, last_token: int) -> bool:
+    tok = source.tokens[last_token]
+    raw = source.segments[tok.segment].text
+    nxt = source.tokens[last_token + 1] if last_token + 1 < len(source.tokens) else None
+    gap = raw[tok.end : nxt.start if nxt is not None and nxt.segment == tok.segment else len(raw)]
+    return gap.lstrip().startswith("?")
+
+
+def with_reply(source: QuoteSource, span: QuoteSpan) -> QuoteSpan:
+    """A quote that ends with a question goes on through the sentence that follows it.
+
+    A question is not an answer; in a conversation or a meeting its answer is the reply ("How long
+    have you been creating art? Since I was 17 or so."), and a speaker thinking aloud answers their
+    own question next ("Do we need a second site? Probably not."). The quote stays verbatim: the
+    question and the reply, as said. A question that ends the passage stays as it is.
+    """
+    if not source.tokens or not _ends_with_question(source, span.last_token):
+        return span
+    bounds = sentence_bounds(source)
+    at = sentence_of(bounds, span.last_token)
+    if at + 1 >= len(bounds):
+        return span
+    return source.span(span.first_token, bounds[at + 1][1])

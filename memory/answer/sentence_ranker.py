@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memory.answer.answerability import kind_in, question_kind
+from memory.answer.asked_kind import kind_in, question_kind
 from memory.answer.context import ContextPassage, has_correction, opens_with_correction
 from memory.answer.logistic import StandardisedLogistic, shipped
 from memory.text.quotes import word_count

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from memory.store import word_stats
 from memory.store.store import Store
+from memory.text.nlp import language_of, parse
 from memory.text.quotes import tokens
 from memory.text.stems import stem as snowball_stem
 from memory.text.stems import text_language
@@ -74,9 +75,43 @@ def content_words(question: str) -> list[str]:
     return found
 
 
+# Entity types that name a thing a passage has to mention; DATE and TIME are not among them: "in
+# June" or "on 10 September" says when, which the note's own date answers as often as its words.
+_NAME_ENTITIES = frozenset(
+    {"PERSON", "ORG", "GPE", "LOC", "FAC", "PRODUCT", "NORP", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"}
+)
+
+
 def _names(question: str) -> set[str]:
+    """What the question is about, which a supporting passage has to mention: its names and its
+    numbers (other than dates and times).
+
+    English questions are read by spaCy (memory/text/nlp.py): a word is a name when it is a proper
+    noun or inside a named entity, a number when it has a digit, and neither inside a date or time.
+    German questions (no German pipeline here) fall back to capitals, which also take German nouns
+    for names: see docs/consolidation.md.
+    """
+    if language_of(question) == "de":
+        return _capitalised(question)
+    doc = parse(question)
+    spans: list[tuple[int, int]] = []
+    for word in doc:
+        if word.ent_type_ in ("DATE", "TIME"):
+            continue
+        if word.pos_ == "PROPN" or word.ent_type_ in _NAME_ENTITIES or any(ch.isdigit() for ch in word.text):
+            spans.append((word.idx, word.idx + len(word.text)))
+    found: set[str] = set()
+    for tok in tokens(question):
+        if tok.norm in STOPWORDS:
+            continue
+        if any(a < tok.end and tok.start < b for a, b in spans):
+            found.add(stem(tok.norm))
+    return found
+
+
+def _capitalised(question: str) -> set[str]:
     """Capitalised words after the first (and a capitalised first word that is not a function word),
-    and numbers: what the question is about, which a supporting passage has to mention."""
+    and numbers."""
     found: set[str] = set()
     for position, tok in enumerate(tokens(question)):
         raw = question[tok.start : tok.end]

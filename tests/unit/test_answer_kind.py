@@ -3,7 +3,7 @@ sentence with the other candidates (memory/answer/answerability.py, memory/answe
 
 from __future__ import annotations
 
-from memory.answer.answerability import kind_in, question_kind
+from memory.answer.asked_kind import kind_in, question_kind
 from memory.answer.context import ContextPassage
 from memory.answer.sentence_ranker import FEATURES, sentence_features
 from memory.text.relevance import QuestionTerms, question_terms

@@ -1,0 +1,80 @@
+"""What kind of thing answers a question, and whether a text says one.
+
+"How many staff does Wrenfield employ?" is answered by a number, "Who are the translators?" by a
+name. The kind comes from the question's opening (its wh-words, English and German); whether a
+text holds one comes from spaCy's entity types and number tokens (memory/text/nlp.py), other than
+the words the question itself gave. German text has no spaCy pipeline here: word rules
+(memory/text/relevance.py, `has_answer_kind`) stand in.
+
+These are features of the answerability model and the sentence ranker (neither ships). As a check
+before an answer is given ("a 'how many' answer must say a number") the kinds were measured leave
+one set out and not kept: docs/benchmarks.md, "Generalisation → Answers".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from memory.text import nlp
+from memory.text.quotes import tokens
+from memory.text.relevance import QuestionTerms, has_answer_kind
+
+_OPENINGS = (
+    # "What is the name of …" asks for a name as "who" does (a person or an organisation).
+    (
+        "person",
+        re.compile(
+            r"^\W*(?:who|whom|whose|wer|wem|wen|what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:the\s+)?names?\s+of"
+            r"|wie\s+hei(?:ß|ss)(?:t|en))\b",
+            re.I,
+        ),
+    ),
+    ("amount", re.compile(r"^\W*(?:how\s+(?:many|much|big|far)|wie\s+(?:viele?|gro(?:ß|ss)|weit))\b", re.I)),
+    ("duration", re.compile(r"^\W*(?:how\s+(?:long|often|old)|wie\s+(?:lange|oft|alt)|seit\s+wann)\b", re.I)),
+    (
+        "time",
+        re.compile(r"^\W*(?:when|what\s+(?:date|day|time)|which\s+(?:date|day)|wann|an\s+welchem)\b", re.I),
+    ),
+    ("place", re.compile(r"^\W*(?:where|wo|wohin|woher)\b", re.I)),
+)
+KINDS = tuple(kind for kind, _ in _OPENINGS)
+
+ANSWER_ENTITIES: Mapping[str, frozenset[str]] = {
+    "time": frozenset({"DATE", "TIME"}),
+    "amount": frozenset({"MONEY", "CARDINAL", "QUANTITY", "PERCENT"}),
+    "duration": frozenset({"DATE", "TIME", "CARDINAL", "QUANTITY"}),
+    # Any name: the small English model often files an unfamiliar person's name under FAC or GPE
+    # ("Imogen Ferreira" as a facility), so "who" is answered by a name of any type.
+    "person": frozenset({"PERSON", "ORG", "NORP", "GPE", "FAC", "LOC", "PRODUCT"}),
+    "place": frozenset({"GPE", "LOC", "FAC"}),
+}
+_NUMERIC_KINDS = frozenset({"amount", "duration"})
+_GERMAN_RULE_KIND = {"time": "time", "amount": "number", "duration": "number", "person": "person"}
+
+
+def question_kind(question: str) -> str | None:
+    """The kind of thing that answers the question (one of KINDS), when its opening says so."""
+    return next((kind for kind, pattern in _OPENINGS if pattern.search(question)), None)
+
+
+def kind_in(text: str, kind: str | None, terms: QuestionTerms) -> bool:
+    """Whether `text` holds a thing of the kind that answers, other than words of the question."""
+    if kind is None or not text.strip():
+        return False
+    if nlp.language_of(text) == "de":  # no German pipeline: the word rules
+        rule_kind = _GERMAN_RULE_KIND.get(kind)
+        return rule_kind is not None and has_answer_kind(text, rule_kind, terms)
+    asked = terms.raw.lower()
+    asked_words = {t.norm for t in tokens(terms.raw)}
+    doc = nlp.parse(text)
+    wanted = ANSWER_ENTITIES[kind]
+    if any(e.label_ in wanted and e.text.lower() not in asked for e in doc.ents):
+        return True
+    if kind in _NUMERIC_KINDS:
+        # A number the entity recogniser left unlabelled ("we are 12", "twenty of them").
+        return any(
+            t.like_num and t.ent_type_ not in ("DATE", "TIME", "ORDINAL") and t.lower_ not in asked_words
+            for t in doc
+        )
+    return False

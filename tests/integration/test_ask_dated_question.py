@@ -1,0 +1,68 @@
+"""A question that says when ("in June") is answered by a note spoken then, which need not say the
+month: a date in the question is not a name the passage must mention (memory/text/relevance.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from app.ask import AskRequest, ask
+from app.ingest.imports import import_corpus
+from app.library import Library
+from app.paths import DataDir
+from bench.evals.ask_eval import quote_violations
+from tests.conftest import MODELS_DIR, require_models
+from tests.support.consolidation_corpus import write_corpus
+
+pytestmark = pytest.mark.slow  # a library indexed with the embedding model
+
+NOTES = [
+    (
+        "tessera:1",
+        "Tessera",
+        "Tessera kickoff",
+        "2026-06-12T09:00:00",
+        [
+            "Tessera kickoff with Oren and Priya, they want the implementation playbook by the end of July.",
+            "On my fee, we agreed a day rate of 1,150 euros, eight days a month.",
+            "Oren will send the customer list on Monday.",
+        ],
+    ),
+    (
+        "harbour:1",
+        "Harbour Foods",
+        "Harbour payroll",
+        "2026-06-15T09:00:00",
+        [
+            "Harbour payroll export still drops the overtime column.",
+            "The finance team checks the export every morning.",
+        ],
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    require_models()
+    root = tmp_path_factory.mktemp("ask-dated")
+    lib = Library(DataDir(root, MODELS_DIR))
+    results = import_corpus(lib, write_corpus(root / "notes.jsonl", NOTES))
+    assert {r.status for r in results} == {"imported"}
+    yield lib
+    lib.close()
+
+
+def test_a_month_in_the_question_is_answered_by_the_note_spoken_then(library: Library) -> None:
+    question = "What day rate did I agree with Tessera in June?"
+    answer = ask(library, AskRequest(question, as_of="2026-07-01T09:00:00", no_llm=True))
+    assert answer.answer_found
+    assert "1,150 euros" in answer.stated[0].text
+    assert answer.stated[0].citations[0].project == "Tessera"
+    assert quote_violations(library.store, answer) == 0
+
+
+def test_a_name_no_note_mentions_still_finds_nothing(library: Library) -> None:
+    question = "What day rate did I agree with Wrenfield in June?"
+    answer = ask(library, AskRequest(question, as_of="2026-07-01T09:00:00", no_llm=True))
+    assert not answer.answer_found
