@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from contextlib import closing
+from contextlib import closing, suppress
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -51,6 +51,7 @@ from memory.search.retrieval import preload_vectors
 from memory.store import projects as project_store
 from memory.store.clock import parse_time, to_store_time
 from memory.store.llm_log import LoggedCall
+from memory.text.nlp import parse
 from memory.text.quotes import ClaimKind
 from memory.text.relevance import QuestionTerms, load_question_terms, stems
 from models.catalogue import Role
@@ -338,6 +339,8 @@ def warm_up(library: Library) -> bool:
     Returns whether the chat model is ready. Meant for the desktop app's start, in the background."""
     search(library, "warm up", k=1)  # the embedding model loaded, the index's first pages read
     preload_vectors(library.store)
+    with suppress(ModelError):  # without the language model, the first question says what is missing
+        parse("Who did we meet in June?")  # spaCy reads every question (its names, asked across projects)
     chat = _chat_model(library, None)
     if chat is None:
         return False
