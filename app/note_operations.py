@@ -6,7 +6,8 @@ another project, re-transcribe it, and make an earlier transcript current again.
   edits and audio stay). Restore brings it back and the existing jobs rebuild what it had:
   indexing here, consolidation queued. After TRASH_DAYS days (`purge_expired`, run at start-up and
   by `verbatim trash`) or "empty trash" it is gone for good: the recording and every row that
-  points at it, its audio file, and the cached vectors of its words.
+  points at it, its audio file, the cached vectors of its words, and the prompts and responses of
+  the model calls that quoted it (their rows stay, redacted: memory.store.llm_log.redact_calls).
 - Move files the note under another project: its chunks and vectors follow at once, its
   consolidation runs again there (a queued job), and the facts of the project it left are
   resolved again (a fact it had superseded is current again).
@@ -163,9 +164,23 @@ def _embedded_hashes(library: Library, recording_id: int) -> set[str]:
     return shas | {content_hash(chunk_text([s])) for s in segments}
 
 
+def _quoted_sentences(library: Library, recording_id: int) -> list[str]:
+    """The note's sentences as a model could have been shown them (raw or edited, every transcript
+    kept), to find the model calls logged before calls were linked to the notes they quoted."""
+    from memory.text.doc import split_sentences
+
+    texts = [
+        t for s in store_recordings.list_segments(library.store, recording_id) for t in (s.raw_text, s.text)
+    ]
+    for version in note_ops.transcript_versions(library.store, recording_id):
+        lines = note_ops.version_segments(library.store, recording_id, version.version)
+        texts += [t for line in lines for t in (line.raw_text, line.text)]
+    return sorted({sentence for text in set(texts) for sentence in split_sentences(text)})
+
+
 def _purge(library: Library, recording_id: int) -> None:
     shas = _embedded_hashes(library, recording_id)
-    audio = note_ops.purge(library.store, recording_id)
+    audio = note_ops.purge(library.store, recording_id, quoted=_quoted_sentences(library, recording_id))
     index.forget_vectors(library.store, shas)
     if audio:
         path = (library.data_dir.root / audio).resolve()

@@ -332,7 +332,9 @@ class Consolidation:
         messages: list[dict[str, str]],
         schema: dict | None,
         max_tokens: int,
+        quoting: tuple[int, ...] = (),
     ) -> str:
+        """One logged call; `quoting`: the notes whose words the messages hold besides this one."""
         call = LoggedCall(
             self.store,
             chat,
@@ -342,6 +344,7 @@ class Consolidation:
             schema=schema,
             max_tokens=max_tokens,
             cancelled=self.cancelled,
+            recording_ids=(self.recording.id, *quoting),
         )
         try:
             call.text()
@@ -362,7 +365,10 @@ class Consolidation:
             c.b.text,
             links.shared_text(c),
         )
-        return usable_rationale(self._call(chat, "connection", messages, None, 48), c, self.names)
+        output = self._call(
+            chat, "connection", messages, None, 48, quoting=(c.a.recording_id, c.b.recording_id)
+        )
+        return usable_rationale(output, c, self.names)
 
 
 def revalidate(library: Library, project_ids: Iterable[int]) -> int:

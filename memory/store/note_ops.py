@@ -12,10 +12,12 @@ Every change is recorded in recording_history.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from memory.store import jobs as store_jobs
+from memory.store import llm_log
 from memory.store.recordings import Recording, get_recording, list_recordings
 from memory.store.store import Store, now_iso
 from models.errors import InputError, NotFoundError
@@ -180,8 +182,10 @@ def trashed_before(store: Store, moment: str) -> list[int]:
     return [int(r[0]) for r in rows]
 
 
-def purge(store: Store, recording_id: int) -> str | None:
-    """Delete a trashed note for good, with every row that points at it. Returns its audio path
+def purge(store: Store, recording_id: int, *, quoted: Sequence[str] = ()) -> str | None:
+    """Delete a trashed note for good, with every row that points at it; the model calls that
+    quoted it lose their prompt and response (memory.store.llm_log.redact_calls; `quoted`: its
+    sentences, to find calls logged before calls were linked to notes). Returns its audio path
     when no other note uses that file (the caller removes the file)."""
     with store.transaction():
         rec = _note(store, recording_id)
@@ -189,6 +193,7 @@ def purge(store: Store, recording_id: int) -> str | None:
             raise InputError(
                 f"recording {recording_id} is not in the trash", fix="delete it first (it goes to the trash)"
             )
+        llm_log.redact_calls(store, recording_id, quoted)
         store.execute("DELETE FROM recordings WHERE id = ?", (recording_id,))  # the rest cascades
         if (
             rec.audio_path

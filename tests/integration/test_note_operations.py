@@ -289,3 +289,47 @@ def test_indexing_and_consolidation_under_way_when_a_note_is_trashed_stop_and_ta
         consolidate_recording(library, c, use_model=False)
     for table in ("facts", "entities", "digest_items", "commitments", "consolidation_state"):
         assert library.store.scalar(f"SELECT count(*) FROM {table} WHERE recording_id = ?", (c,)) == 0, table
+
+
+def test_a_note_deleted_for_good_leaves_no_words_in_the_model_call_log(
+    library: Library, notes: dict[str, int]
+) -> None:
+    """The audit trail of model calls (llm_calls) keeps no prompt or response that quoted a note
+    deleted for good: the calls linked to it (an answer over its passages), and those logged before
+    calls were linked (found by its sentences), keep their row, redacted; other calls are kept."""
+    from memory.store import llm_log
+
+    store = library.store
+    c, b = notes["c"], notes["b"]
+    ok("ask", "Which", "warehouse", "uses", "Redis", "for", "caching?")
+    [asked] = llm_log.list_calls(store, purpose="ask", limit=1)
+    call_id = asked.id
+    assert c in llm_log.call_recordings(store, call_id)  # linked to the notes its prompt quoted
+    assert "Redis" in asked.prompt
+
+    def logged(text: str, response: str, quoting: list[int]) -> int:
+        prompt = llm_log.prompt_text([{"role": "user", "content": text}])
+        return llm_log.log_call(
+            store, purpose="facts", model="m", prompt=prompt, response=response, recording_ids=quoting
+        )
+
+    # as logged before calls were linked to notes (migration 0070): found by the note's sentence
+    legacy = logged(NOTES["c"][2].split(". ")[0], '{"facts": []}', [])
+    other = logged(NOTES["b"][2], "55,000 pounds", [b])
+    calls_before = store.scalar("SELECT count(*) FROM llm_calls")
+
+    ok("recordings", "delete", str(c))
+    assert "Redis" in str(llm_log.get_call(store, call_id))  # in the trash: restorable, nothing redacted
+    ok("trash", "empty")
+    assert store.scalar("SELECT count(*) FROM llm_calls") == calls_before  # the rows stay
+    for gone in (call_id, legacy):
+        call = llm_log.get_call(store, gone)
+        assert call is not None and (call.prompt, call.response) == (llm_log.REDACTED, None)
+    assert (
+        store.scalar("SELECT count(*) FROM llm_calls WHERE prompt LIKE '%Redis%' OR response LIKE '%Redis%'")
+        == 0
+    )
+    kept = llm_log.get_call(store, other)
+    assert kept is not None and "55,000" in kept.prompt and kept.response == "55,000 pounds"
+    assert llm_log.call_recordings(store, other) == [b]
+    assert library_problems(library) == []
