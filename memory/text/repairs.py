@@ -25,6 +25,9 @@ sentence by sentence (memory/text/doc.py's splitter; a sentence that opens with 
 stays with the one before it). The features include each word's part of speech from spaCy's
 English pipeline (consolidation passes those of the note's one shared parse); German text has
 none, and the tagger, trained on English only, is not used on it by consolidation.
+The start of each stretch the CRF takes back is then chosen again by a second model that reads
+each candidate start as a whole (memory/text/repair_starts.py, repair_starts.json beside it,
+trained by the same command); `Repair.confidence` stays the CRF's own.
 
 Disfl-QA holds questions, nearly all of them with a repair, so the tagger is quick to read one:
 in plain speech it also takes "Monday or Tuesday", "I just want", "let me ask" and "tell me" for
@@ -43,6 +46,7 @@ from typing import Any
 
 import pycrfsuite
 
+from memory.text import repair_starts
 from memory.text.doc import sentence_spans
 from memory.text.nlp import language_of, parse
 from memory.text.stopwords import STOPWORDS
@@ -438,11 +442,30 @@ def segments(text: str, tokens: Sequence[Token]) -> list[tuple[int, int]]:
     return cut
 
 
-def _tag_with(tagger: Any, xseq: list[list[str]]) -> tuple[list[str], list[float]]:
-    """Labels by an open pycrfsuite.Tagger, and for each word the probability (marginal over all
-    label sequences) that it is not kept."""
+# a start ranker with the lower-cased words and the parts of speech of the segment it reads
+Starts = tuple[repair_starts.StartRanker, Sequence[str], Sequence[str]]
+
+
+def _tag_with(
+    tagger: Any, xseq: list[list[str]], starts: Starts | None = None
+) -> tuple[list[str], list[float]]:
+    """Labels by an open pycrfsuite.Tagger, with the start of each taken-back stretch chosen again
+    by `starts` (a ranker, the words and their parts of speech) when given, and for each word the
+    CRF's probability (marginal over all label sequences) that it is not kept."""
     labels = list(tagger.tag(xseq))
-    return labels, [1.0 - tagger.marginal(KEEP, t) for t in range(len(labels))]
+    taken_back = [1.0 - tagger.marginal(KEEP, t) for t in range(len(labels))]
+    if starts is not None:
+        crf = labels
+        labels = repair_starts.rerank(tagger, starts[0], crf, starts[1], starts[2])
+        # A word the ranker adds in front of words the CRF took back is as sure as they are: the
+        # CRF found the repair, the ranker only says where it starts (Repair.confidence).
+        for s in repair_starts.stretches(crf):
+            if s.start < s.marker:
+                sure = min(taken_back[s.start : s.marker])
+                for t in range(s.floor, s.start):
+                    if labels[t] != KEEP:
+                        taken_back[t] = max(taken_back[t], sure)
+    return labels, taken_back
 
 
 class _Model:
@@ -453,14 +476,14 @@ class _Model:
     _model: bytes = b""  # CRFsuite reads the model from this buffer: it lives as long as the tagger
 
     @classmethod
-    def tag(cls, xseq: list[list[str]]) -> tuple[list[str], list[float]]:
+    def tag(cls, xseq: list[list[str]], starts: Starts | None = None) -> tuple[list[str], list[float]]:
         with cls._lock:
             if cls._tagger is None:
                 cls._model = resources.files("memory.text").joinpath(MODEL_FILE).read_bytes()
                 tagger = pycrfsuite.Tagger()
                 tagger.open_inmemory(cls._model)
                 cls._tagger = tagger
-            return _tag_with(cls._tagger, xseq)
+            return _tag_with(cls._tagger, xseq, starts)
 
 
 def parts_of_speech(tokens: Sequence[Token], spacy_tokens: Iterable[Any], offset: int = 0) -> list[str]:
@@ -502,19 +525,26 @@ def tag_text(
     tagger: Any = None,
     pos: Sequence[str] | None = None,
     reach: int = NEIGHBOUR_REACH,
+    rerank_starts: bool = True,
+    ranker: repair_starts.StartRanker | None = None,
 ) -> Tagging:
     """The words of `text` (its tokens, from `tokenise` unless given) tagged sentence by sentence
     by the shipped model or by `tagger` (an open pycrfsuite.Tagger: training's cross-validation).
     `pos`: the words' parts of speech when the caller has them (else the English pipeline reads
     `text`); `reach`: the features' reach the model was trained with (NEIGHBOUR_REACH for the
-    shipped one)."""
+    shipped one). The start of each taken-back stretch is chosen again by `ranker`, or the
+    shipped one (memory/text/repair_starts.py), unless `rerank_starts` is False. `taken_back` is
+    the CRF's own probability, but for words the ranker adds in front of words the CRF took back:
+    those are as sure as the least sure of them."""
     toks = tokenise(text) if tokens is None else tokens
     tags = english_parts_of_speech(text, toks) if pos is None else pos
+    chosen = (ranker or repair_starts.shipped()) if rerank_starts else None
     labels: list[str] = []
     taken_back: list[float] = []
     for a, b in segments(text, toks):
         xseq = token_features(text, toks[a:b], tags[a:b], reach)
-        got = _Model.tag(xseq) if tagger is None else _tag_with(tagger, xseq)
+        starts = (chosen, [t[0].lower() for t in toks[a:b]], tags[a:b]) if chosen is not None else None
+        got = _Model.tag(xseq, starts) if tagger is None else _tag_with(tagger, xseq, starts)
         labels.extend(got[0])
         taken_back.extend(got[1])
     return Tagging(labels, taken_back)
@@ -527,9 +557,13 @@ def tag(
     tagger: Any = None,
     pos: Sequence[str] | None = None,
     reach: int = NEIGHBOUR_REACH,
+    rerank_starts: bool = True,
+    ranker: repair_starts.StartRanker | None = None,
 ) -> list[str]:
     """One label of LABELS per word of `text` (see `tag_text`)."""
-    return tag_text(text, tokens, tagger=tagger, pos=pos, reach=reach).labels
+    return tag_text(
+        text, tokens, tagger=tagger, pos=pos, reach=reach, rerank_starts=rerank_starts, ranker=ranker
+    ).labels
 
 
 def _runs(labels: Sequence[str]) -> list[tuple[str, int, int]]:

@@ -1,0 +1,273 @@
+"""Where the words a speaker takes back start: a second look at each repair the tagger finds.
+
+The CRF of memory/text/repairs.py finds the marker of a repair well but often starts the
+taken-back stretch a word or two too late or too early, or reads a local repair as a restart
+("Who did no What did ..." takes back from the first word; "the 6th, no wait, the 13th" only
+"the 6th"). For each stretch the tagger tags (taken-back words and their marker, or a marker
+alone), every start from the sentence's first free word and up to MAX_BACK words before the
+marker is a candidate; a linear model scores each candidate and the best one is taken. Its
+features read the candidate as a whole: the CRF's probability of the whole label sequence it
+gives, how the taken-back stretch lines up with the words after the marker (word, part of
+speech), the words that meet once it is left out, question words on both sides of a restart.
+
+The weights (repair_starts.json beside this module) are a logistic regression fitted on
+Disfl-QA train (CC BY 4.0) by `python -m bench.train_repair_tagger`, on the labels of pairs the
+CRF tagged without having seen them (cross-validation folds), so that the CRF's probabilities
+look as they do on new text. A missing file means the tagger's own starts are kept.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+RANKER_FILE = "repair_starts.json"
+MAX_BACK = 8  # words before the marker a start is looked for (besides the sentence's first word)
+
+# Labels of memory/text/repairs.py (repeated: that module imports this one).
+KEEP, REPLACED_START, REPLACED, MARKER = "O", "B", "R", "M"
+_WH = frozenset(("what", "who", "whom", "whose", "when", "where", "which", "why", "how"))
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """One taken-back stretch as the tagger gave it, in word indices of a segment: the replaced
+    words [start, marker), the marker [marker, repair) (empty when there is none), and the first
+    word a start may take (`floor`: the end of the stretch before, or 0)."""
+
+    start: int
+    marker: int
+    repair: int
+    floor: int
+
+
+@dataclass(frozen=True)
+class StartRanker:
+    """A linear score over named features (a logistic regression's weights); names not in
+    `weights` count 0."""
+
+    weights: dict[str, float]
+    intercept: float = 0.0
+
+    def score(self, features: dict[str, float]) -> float:
+        return self.intercept + sum(self.weights.get(k, 0.0) * v for k, v in features.items())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"intercept": self.intercept, "weights": dict(sorted(self.weights.items()))}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> StartRanker:
+        return cls({str(k): float(v) for k, v in data["weights"].items()}, float(data.get("intercept", 0.0)))
+
+
+_lock = threading.Lock()
+_shipped: list[StartRanker | None] = []
+
+
+def shipped() -> StartRanker | None:
+    """The ranker shipped beside this module, read once; None when there is none."""
+    with _lock:
+        if not _shipped:
+            path = resources.files("memory.text") / RANKER_FILE
+            _shipped.append(StartRanker.from_json(json.loads(path.read_text())) if path.is_file() else None)
+        return _shipped[0]
+
+
+def stretches(labels: Sequence[str]) -> list[Stretch]:
+    """The in-place stretches of a segment's labels: replaced words with the marker right after
+    them (if any), and markers with no replaced words before them. Displaced repairs (S/P labels)
+    are left as they are, and bound the stretches around them."""
+    out: list[Stretch] = []
+    n = len(labels)
+    floor = 0
+    i = 0
+    while i < n:
+        label = labels[i]
+        if label == KEEP:
+            i += 1
+            continue
+        if label in (REPLACED_START, REPLACED):
+            j = i + 1
+            while j < n and labels[j] == REPLACED:
+                j += 1
+            k = j
+            while k < n and labels[k] == MARKER:
+                k += 1
+            out.append(Stretch(i, j, k, floor))
+            floor = i = k
+        elif label == MARKER:
+            k = i
+            while k < n and labels[k] == MARKER:
+                k += 1
+            out.append(Stretch(i, i, k, floor))
+            floor = i = k
+        else:  # displaced: S or P
+            i += 1
+            floor = i
+    return out
+
+
+def candidates(s: Stretch, n: int) -> list[int]:
+    """The starts looked at for `s` in a segment of `n` words: the floor, then every word up to
+    MAX_BACK before the marker, and the marker itself (nothing replaced) when there is one."""
+    if s.repair >= n:
+        return [s.start]  # nothing follows: no repair to line up with
+    last = s.marker if s.repair > s.marker else s.marker - 1
+    return sorted({s.floor, s.start, *range(max(s.floor, s.marker - MAX_BACK), last + 1)})
+
+
+def relabel(labels: Sequence[str], s: Stretch, start: int) -> list[str]:
+    """`labels` with the replaced words of `s` starting at `start` instead."""
+    out = list(labels)
+    for t in range(s.floor, s.marker):
+        out[t] = KEEP
+    for t in range(start, s.marker):
+        out[t] = REPLACED_START if t == start else REPLACED
+    return out
+
+
+def _bucket(k: int) -> str:
+    return str(k) if k <= 4 else ("5-7" if k <= 7 else "8+")
+
+
+def start_features(
+    lower: Sequence[str],
+    tags: Sequence[str],
+    s: Stretch,
+    start: int,
+    log_probability: float,
+    best_log_probability: float,
+) -> dict[str, float]:
+    """Features of taking back words [start, s.marker) (and the marker) of a segment whose words
+    are `lower` (lower-cased) with parts of speech `tags`; `log_probability`: the CRF's log
+    probability of the labels this start gives, `best_log_probability` the highest over the
+    candidates of `s`."""
+    n = len(lower)
+    m, r = s.marker, s.repair
+    d = m - start
+    f: dict[str, float] = {}
+
+    def on(name: str, value: float = 1.0) -> None:
+        f[name] = f.get(name, 0.0) + value
+
+    gap = log_probability - best_log_probability
+    on("crf_gap", max(gap, -20.0))
+    on("crf_best", 1.0 if gap >= -1e-9 else 0.0)
+    on("crf_own", 1.0 if start == s.start else 0.0)
+    on("len=" + _bucket(d))
+    on("no_marker" if r == m else "marker")
+    if start == s.floor:
+        on("floor")
+    if start == 0:
+        on("first")
+        on("first_len=" + _bucket(d))
+    before = lower[start - 1] if start > 0 else "^"
+    before_tag = tags[start - 1] if start > 0 else "^"
+    after = lower[r] if r < n else "$"
+    after_tag = tags[r] if r < n else "$"
+    # the words that meet once the stretch is left out
+    on("join=" + before_tag + "|" + after_tag)
+    on("join_word=" + before + "|" + after_tag)
+    before2 = tags[start - 2] if start > 1 else "^"
+    after2 = tags[r + 1] if r + 1 < n else "$"
+    on("join3=" + before2 + "|" + before_tag + "|" + after_tag)
+    on("join3r=" + before_tag + "|" + after_tag + "|" + after2)
+    shift = start - s.start
+    on("from_crf=" + ("-" if shift < 0 else "+") + _bucket(abs(shift)))
+    if before == after:
+        on("join_same_word")
+    if start > 0 and before in lower[r : r + 3]:
+        on("kept_word_in_repair")
+    if d == 0:
+        return f
+    # the stretch and as many words after the marker, word by word
+    mw = sum(1 for t in range(d) if r + t < n and lower[start + t] == lower[r + t])
+    mp = sum(1 for t in range(d) if r + t < n and tags[start + t] == tags[r + t])
+    on("align_word", mw / d)
+    on("align_pos", mp / d)
+    on("align_word_n", min(mw, 4))
+    on("len&align=" + _bucket(d) + "|" + str(round(4 * mp / d)) + "|" + str(min(mw, 2)))
+    if r < n:
+        if lower[start] == lower[r]:
+            on("first_same_word")
+        if tags[start] == tags[r]:
+            on("first_same_pos")
+            on("first_same_pos=" + tags[start])
+        if lower[start] in lower[r : r + 4]:
+            on("first_in_repair")
+        if tags[start] in tags[r : r + 3]:
+            on("first_pos_in_repair")
+    on("first_pos=" + tags[start])
+    on("first_word=" + lower[start])
+    on("first_pos|after_pos=" + tags[start] + "|" + after_tag)
+    if start > 0:
+        on("before_pos|first_pos=" + before_tag + "|" + tags[start])
+    if lower[start] in _WH:
+        on("first_wh")
+        if after in _WH:
+            on("wh_both")
+    if start == 0 and after in _WH:
+        on("restart_to_wh")
+    # what is left: question words, repeated word pairs
+    kept = [*lower[:start], *lower[r:]]
+    wh = sum(1 for w in kept if w in _WH)
+    on("kept_wh=" + _bucket(wh))
+    pairs = list(itertools.pairwise(kept))
+    on("kept_pair_repeats", float(len(pairs) - len(set(pairs))))
+    rest = n - r
+    on("rest_shorter" if rest < d else "rest_longer")
+    return f
+
+
+def rerank(
+    tagger: Any,
+    ranker: StartRanker,
+    labels: Sequence[str],
+    lower: Sequence[str],
+    tags: Sequence[str],
+) -> list[str]:
+    """`labels` (the CRF's, for the segment the open `tagger` last tagged) with each stretch's
+    start chosen again by `ranker` (each stretch on its own, the others as the CRF tagged them)."""
+    out = list(labels)
+    for s, starts, features in candidate_features(tagger, labels, lower, tags):
+        scores = [ranker.score(f) for f in features]
+        best = max(range(len(starts)), key=lambda k: (scores[k], -abs(starts[k] - s.start)))
+        out = relabel(out, s, starts[best])
+    return out
+
+
+def candidate_features(
+    tagger: Any, labels: Sequence[str], lower: Sequence[str], tags: Sequence[str]
+) -> list[tuple[Stretch, list[int], list[dict[str, float]]]]:
+    """Each stretch of `labels` with more than one candidate start, its candidates and their
+    features (`tagger`: the open pycrfsuite.Tagger that last tagged the segment)."""
+    out = []
+    for s in stretches(labels):
+        starts = candidates(s, len(labels))
+        if len(starts) < 2:
+            continue
+        logs = [math.log(max(tagger.probability(relabel(labels, s, c)), 1e-300)) for c in starts]
+        best = max(logs)
+        features = [start_features(lower, tags, s, c, lp, best) for c, lp in zip(starts, logs, strict=True)]
+        out.append((s, starts, features))
+    return out
+
+
+__all__ = [
+    "MAX_BACK",
+    "StartRanker",
+    "Stretch",
+    "candidate_features",
+    "candidates",
+    "relabel",
+    "rerank",
+    "shipped",
+    "start_features",
+    "stretches",
+]
