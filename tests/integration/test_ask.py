@@ -16,18 +16,16 @@ import pytest
 
 import app.ask
 from app.ask import NOT_FOUND, AskRequest, ask, warm_up
-from app.ingest.imports import import_corpus
 from app.library import Library
-from app.paths import DataDir
 from bench.evals.ask_eval import quote_violations
 from memory.answer.answers import Answer
 from memory.store.llm_log import list_calls
 from memory.store.recordings import get_segments
 from memory.text.quotes import normalise
 from models.prompts import ANSWER_SYSTEM
-from tests.conftest import MODELS_DIR, eval_set, require_models
+from tests.conftest import eval_set, require_models
 from tests.support.cli import run
-from tests.support.consolidation_corpus import write_corpus
+from tests.support.consolidation_corpus import imported_library, write_corpus
 
 pytestmark = pytest.mark.slow  # each asks a library indexed with the embedding model; some the chat model
 
@@ -85,12 +83,8 @@ ASKED = "2026-03-10T09:00:00"
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     require_models()
-    root = tmp_path_factory.mktemp("ask-library")
-    library = Library(DataDir(root, MODELS_DIR))
-    results = import_corpus(library, write_corpus(root / "notes.jsonl", NOTES))
-    assert {r.status for r in results} == {"imported"}
-    yield library
-    library.close()
+    with imported_library(tmp_path_factory.mktemp("ask-library"), NOTES) as library:
+        yield library
 
 
 def assert_honest(library: Library, answer: Answer) -> None:

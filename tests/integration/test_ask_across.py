@@ -9,13 +9,11 @@ from pathlib import Path
 import pytest
 
 from app.ask import AskRequest, ask
-from app.ingest.imports import import_corpus
 from app.library import Library
-from app.paths import DataDir
 from bench.evals.ask_eval import quote_violations
-from tests.conftest import MODELS_DIR, eval_set, require_models
+from tests.conftest import eval_set, require_models
 from tests.support.cli import run
-from tests.support.consolidation_corpus import write_corpus
+from tests.support.consolidation_corpus import imported_library
 
 pytestmark = pytest.mark.slow  # a library indexed with the embedding model
 
@@ -53,12 +51,8 @@ OTHER = [
 @pytest.fixture(scope="module")
 def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     require_models()
-    root = tmp_path_factory.mktemp("ask-across")
-    lib = Library(DataDir(root, MODELS_DIR))
-    results = import_corpus(lib, write_corpus(root / "notes.jsonl", HARBOUR + OTHER))
-    assert {r.status for r in results} == {"imported"}
-    yield lib
-    lib.close()
+    with imported_library(tmp_path_factory.mktemp("ask-across"), HARBOUR + OTHER) as lib:
+        yield lib
 
 
 def test_a_question_across_projects_quotes_each_project(library: Library) -> None:

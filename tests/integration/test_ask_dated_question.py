@@ -8,12 +8,10 @@ from collections.abc import Iterator
 import pytest
 
 from app.ask import AskRequest, ask
-from app.ingest.imports import import_corpus
 from app.library import Library
-from app.paths import DataDir
 from bench.evals.ask_eval import quote_violations
-from tests.conftest import MODELS_DIR, require_models
-from tests.support.consolidation_corpus import write_corpus
+from tests.conftest import require_models
+from tests.support.consolidation_corpus import imported_library
 
 pytestmark = pytest.mark.slow  # a library indexed with the embedding model
 
@@ -45,12 +43,8 @@ NOTES = [
 @pytest.fixture(scope="module")
 def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     require_models()
-    root = tmp_path_factory.mktemp("ask-dated")
-    lib = Library(DataDir(root, MODELS_DIR))
-    results = import_corpus(lib, write_corpus(root / "notes.jsonl", NOTES))
-    assert {r.status for r in results} == {"imported"}
-    yield lib
-    lib.close()
+    with imported_library(tmp_path_factory.mktemp("ask-dated"), NOTES) as lib:
+        yield lib
 
 
 def test_a_month_in_the_question_is_answered_by_the_note_spoken_then(library: Library) -> None:

@@ -5,7 +5,14 @@ hedged number, an aside about another project, a decision, commitments and an op
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+from app.ingest.imports import import_corpus
+from app.library import Library
+from app.paths import DataDir
+from tests.conftest import MODELS_DIR
 
 NOTES = [
     (
@@ -96,3 +103,16 @@ def write_corpus(path: Path, notes: list[tuple[str, str, str, str, list[str]]] |
         )
     path.write_text("\n".join(lines) + "\n", "utf-8")
     return path
+
+
+@contextmanager
+def imported_library(root: Path, notes: list[tuple[str, str, str, str, list[str]]]) -> Iterator[Library]:
+    """A real library in `root` with `notes` imported (and indexed) the way a user imports them, using
+    the shipped models (the caller checks they are there: tests.conftest.require_models)."""
+    library = Library(DataDir(root, MODELS_DIR))
+    try:
+        results = import_corpus(library, write_corpus(root / "notes.jsonl", notes))
+        assert {r.status for r in results} == {"imported"}
+        yield library
+    finally:
+        library.close()
