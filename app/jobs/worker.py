@@ -140,10 +140,11 @@ def run_until_idle(
     finished: list[Job] = []
     while not stop.is_set():
         _feed(library, kinds)
+        done_before = {(j.kind, j.recording_id) for j in finished if j.status == JobStatus.DONE}
         ran = run_pending(library, kinds=kinds, stop=stop, on_event=on_event)
-        if not ran:
-            break
         finished += ran
+        if not ran or all((j.kind, j.recording_id) in done_before for j in ran):
+            break  # nothing left, or a feeder queued again what just ran: the app's next round has it
     return finished
 
 
