@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import closing, suppress
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -42,6 +42,7 @@ from memory.answer.answers import (
     prompt_sentences,
 )
 from memory.answer.claims import ClaimReader, claim_schema, sentences
+from memory.answer.commitment_answers import commitment_claims, commitment_question, matching_commitments
 from memory.answer.context import ContextPassage, focus_passage, passages_from_hits
 from memory.answer.fact_answers import with_current_values
 from memory.answer.sentence_ranker import SentenceRanker, shipped_ranker
@@ -261,9 +262,11 @@ def answer_hits(
     probability = model.probability(values) if model is not None else None
     if model is not None and probability is not None:
         found = decide(passages, probability >= model.threshold)
-    prompt = build_prompt(run) if found else None
+    answer = _commitments_answer(run, scope.project_ids)
+    prompt = build_prompt(run) if found and answer is None else None
     run.timings["prompt_ready_ms"] = run.ms()
-    answer = _answer(run, prompt, request.no_llm, request.model_path) if prompt is not None else None
+    if answer is None and prompt is not None:
+        answer = _answer(run, prompt, request.no_llm, request.model_path)
     if answer is None:  # nothing relevant, or nothing that could be stated
         run.emit(NOT_FOUND)
         answer = Answer(question, False, None, [], passages[:NEAREST], timings, mode="not_found")
@@ -272,6 +275,22 @@ def answer_hits(
     timings["total_ms"] = run.ms()
     answer.answerable_p, answer.features = probability, values
     return answer
+
+
+def _commitments_answer(run: _Run, project_ids: Sequence[int] | None) -> Answer | None:
+    """A question about who owes what is answered by consolidation's commitments, each promise and
+    the words that said it was done, quoted (memory/answer/commitment_answers.py); None when it is
+    not such a question or no commitment matches it."""
+    asked = commitment_question(run.question)
+    if asked is None:
+        return None
+    found = matching_commitments(run.library.store, asked, project_ids=project_ids, until=run.until)
+    if not found:
+        return None
+    claims = commitment_claims(found, until=run.until)
+    for claim in claims:
+        run.emit(claim_text(claim))
+    return Answer(run.question, True, None, claims, run.passages, run.timings, mode="commitments")
 
 
 def decide(passages: list[ContextPassage], answerable: bool) -> bool:

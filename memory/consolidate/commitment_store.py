@@ -41,7 +41,8 @@ _SELECT = """
 SELECT c.id, c.recording_id, c.project_id, p.name AS project, r.title, c.quote, c.segment_ids, c.start,
        c.end, c.who, c.what, c.to_whom, c.due_text, c.due_date, c.spoken_at, c.language, c.done_by,
        d.quote AS done_quote, d.recording_id AS done_recording_id, d.start AS done_start,
-       d.spoken_at AS done_spoken_at, dp.name AS done_project
+       d.spoken_at AS done_spoken_at, dp.name AS done_project, d.segment_ids AS done_segment_ids,
+       d.end AS done_end
 FROM commitments c
 JOIN projects p ON p.id = c.project_id
 JOIN recordings r ON r.id = c.recording_id
@@ -76,6 +77,8 @@ class Commitment:
     done_start: float | None = None
     done_spoken_at: str | None = None
     done_project: str | None = None
+    done_segment_ids: list[int] | None = None
+    done_end: float | None = None
 
     @property
     def done(self) -> bool:
@@ -324,4 +327,13 @@ def list_commitments(
         " ORDER BY c.due_date IS NULL, c.due_date, c.spoken_at, c.start",
         params,
     )
-    return [Commitment(**{**r, "segment_ids": json.loads(r["segment_ids"])}) for r in rows]
+    return [
+        Commitment(
+            **{
+                **r,
+                "segment_ids": json.loads(r["segment_ids"]),
+                "done_segment_ids": json.loads(r["done_segment_ids"]) if r["done_segment_ids"] else None,
+            }
+        )
+        for r in rows
+    ]

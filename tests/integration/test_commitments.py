@@ -15,10 +15,13 @@ from datetime import date
 
 import pytest
 
+from app.ask import AskRequest, ask
 from app.consolidation.service import consolidate, list_commitments, project_digest
 from app.ingest.imports import import_corpus
 from app.library import Library
 from app.paths import DataDir
+from bench.evals.ask_eval import quote_violations
+from memory.answer.answers import Answer
 from memory.consolidate import state
 from memory.consolidate.commitment_store import Commitment
 from memory.store.recordings import find_recording_by_external_id, list_segments
@@ -216,3 +219,42 @@ def test_the_cli_lists_commitments_by_due_date_with_overdue_marked(library: Libr
     deck = next(c for c in before if "pricing deck" in c["quote"])
     assert not deck["done"] and not deck["overdue"]  # as of the Sunday before it was due and sent
     assert run("--data-dir", root, "commitments", "--due-before", "someday").code == 1
+
+
+# --- questions about commitments are answered from them (memory/answer/commitment_answers.py) -------
+def _ask(library: Library, question: str, as_of: str) -> Answer:
+    return ask(library, AskRequest(question, as_of=as_of, no_llm=True))
+
+
+def test_what_do_i_owe_someone_quotes_the_promise_and_the_words_that_it_was_done(library: Library) -> None:
+    answer = _ask(library, "What do I owe Jana?", "2026-03-20T09:00:00")
+    assert answer.answer_found and answer.mode == "commitments"
+    quotes = [c.text for c in answer.stated]
+    assert quotes == [
+        "I'll send Jana Novak the pricing deck by Monday",
+        "The pricing deck went out to Jana yesterday",
+    ]
+    assert [c.citations[0].spoken_at[:10] for c in answer.stated] == ["2026-03-04", "2026-03-10"]
+    assert quote_violations(library.store, answer) == 0
+    # asked before the later note, the promise stands alone; a hypothetical promise is never one
+    before = _ask(library, "What do I owe Jana?", "2026-03-06T09:00:00")
+    assert [c.text for c in before.stated] == ["I'll send Jana Novak the pricing deck by Monday"]
+
+
+def test_who_owes_me_keeps_the_other_side_and_a_german_question_reads_its_party(library: Library) -> None:
+    owed = _ask(library, "Who owes me something on Orchard Bank?", "2026-03-20T09:00:00")
+    assert owed.mode == "commitments"
+    quotes = " | ".join(c.text for c in owed.stated)
+    assert "Tomasz owes us the load-test results" in quotes and "architecture diagram" in quotes
+    assert "I'll send" not in quotes
+    assert quote_violations(library.store, owed) == 0
+    german = _ask(library, "Wann liefert Herr Krause die Stammdaten?", "2026-03-20T09:00:00")
+    assert [c.text for c in german.stated] == [
+        "Herr Krause liefert uns die Stammdaten Ende nächster Woche",
+        "Die Stammdaten von Herrn Krause sind endlich da",
+    ]
+
+
+def test_a_commitment_question_no_commitment_matches_is_answered_from_the_notes(library: Library) -> None:
+    answer = _ask(library, "What does Priya owe me?", "2026-03-20T09:00:00")
+    assert answer.mode != "commitments"

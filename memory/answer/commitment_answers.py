@@ -1,0 +1,159 @@
+"""Questions about commitments are answered from what consolidation found: who owes what to whom.
+
+"What do I owe Jana?", "Who on the Norrvik side owes me something?", "Wann sollte Markus den
+Datenabzug liefern?": the words that answer are the promise itself ("I'll send Jana the revised
+slides by Monday") and, when a later note said so, the words that it was done ("The playbook draft
+went to Oren on the 2nd"). Those are consolidation's commitments (memory/consolidate/commitments.py,
+commitment_store.py), each with its quote and segments; a passage search finds the question's words
+instead ("Markus still owes us the data dump" for "What do I owe Jana?").
+
+A question is about commitments when spaCy reads a word of owing or promising in it (owe, promise,
+commitment, commit, due, overdue; German, which has no spaCy pipeline here, by its word forms). Who
+owes whom is read from the parse ("do *I* owe", "owes *me*"); the names it says pick the parties or
+the projects. When no commitment matches, the question is answered from passages as any other.
+Every line is a quote of the raw words, cited: nothing here is inferred.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from memory.answer.answers import Citation, Claim
+from memory.consolidate.commitment_store import Commitment, list_commitments
+from memory.store.store import Store
+from memory.text.nlp import language_of, parse
+from memory.text.quotes import ClaimKind
+from memory.text.relevance import stem
+
+MAX_COMMITMENTS = 5
+
+_OWING_LEMMAS = frozenset({"owe", "promise", "commitment", "commit", "due", "overdue"})
+_GERMAN_OWING = re.compile(
+    r"\b(?:schulde\w*|versprochen|versprach\w*|zugesagt|zusage\w*|f[äa]llig\w*|liefer\w*|geliefert)\b", re.I
+)
+_SPEAKER = frozenset({"i", "we", "ich", "wir"})
+_SPEAKER_OBJECT = frozenset({"me", "us", "mir", "uns", "mich"})
+_MY = frozenset({"my", "our", "meine", "meinen", "unsere"})
+_NAME_ENTITIES = frozenset({"PERSON", "ORG", "GPE", "NORP", "FAC", "PRODUCT", "LOC"})
+_NAME_WORD = re.compile(r"[A-ZÄÖÜ][\wäöüß-]+")
+
+
+@dataclass(frozen=True)
+class CommitmentQuestion:
+    """What a question about commitments asks: whose (None: either way) and about which names."""
+
+    mine: bool | None  # True: what the user owes; False: what the user is owed
+    names: frozenset[str]  # stems of the names it says (people or projects)
+
+
+def commitment_question(question: str) -> CommitmentQuestion | None:
+    """The question read as one about commitments, or None when it is not one."""
+    if language_of(question) == "de":
+        return _german_question(question)
+    doc = parse(question)
+    owing = [t for t in doc if t.lemma_.lower() in _OWING_LEMMAS]
+    if not owing:
+        return None
+    mine: bool | None = None
+    for word in owing:
+        for child in word.children:
+            lower = child.lower_
+            if child.dep_ in ("nsubj", "nsubjpass") and lower in _SPEAKER:
+                mine = True
+            elif child.dep_ in ("dative", "dobj", "iobj", "pobj") and lower in _SPEAKER_OBJECT:
+                mine = False
+            elif child.dep_ == "poss" and lower in _MY:
+                mine = True
+    names = {
+        stem(t.lower_)
+        for t in doc
+        if (t.pos_ == "PROPN" or t.ent_type_ in _NAME_ENTITIES) and t.ent_type_ not in ("DATE", "TIME")
+    }
+    return CommitmentQuestion(mine, frozenset(names))
+
+
+def _german_question(question: str) -> CommitmentQuestion | None:
+    if not _GERMAN_OWING.search(question):
+        return None
+    words = {w.lower() for w in re.findall(r"[\wäöüß]+", question)}
+    mine = False if words & _SPEAKER_OBJECT else (True if words & _SPEAKER else None)
+    # No German pipeline: capitalised words after the first stand in for names (nouns too; a noun
+    # that names no party or project is simply not matched).
+    names = {stem(m.group(0).lower(), "de") for m in _NAME_WORD.finditer(question) if m.start() > 0}
+    return CommitmentQuestion(mine, frozenset(names))
+
+
+def _party_stems(party: str | None) -> set[str]:
+    if not party:
+        return set()
+    return {stem(w.lower()) for w in re.findall(r"[\wäöüß]+", party) if len(w) > 1} | {
+        stem(w.lower(), "de") for w in re.findall(r"[\wäöüß]+", party) if len(w) > 1
+    }
+
+
+def _project_stems(project: str) -> set[str]:
+    return {stem(w) for w in re.split(r"[\s_-]+", project.lower()) if len(w) > 2}
+
+
+def matching_commitments(
+    store: Store,
+    asked: CommitmentQuestion,
+    *,
+    project_ids: Collection[int] | None = None,
+    until: str | None = None,
+) -> list[Commitment]:
+    """The commitments the question asks about, said by `until`, by due date.
+
+    The question's names must each be said in a commitment it keeps: a party (the one who owes or
+    the one owed), its project, or the thing owed (a German noun, "den Datenabzug"); a question with
+    no name keeps every commitment of its side."""
+    found = []
+    for c in list_commitments(store):
+        if project_ids is not None and c.project_id not in project_ids:
+            continue
+        if until is not None and c.spoken_at > until:
+            continue
+        if asked.mine is not None and c.mine != asked.mine:
+            continue
+        said = (
+            _party_stems(c.who) | _party_stems(c.to_whom) | _project_stems(c.project) | _party_stems(c.what)
+        )
+        if not asked.names <= said:
+            continue
+        found.append(c)
+    return found[:MAX_COMMITMENTS]
+
+
+def commitment_claims(commitments: Sequence[Commitment], *, until: str | None = None) -> list[Claim]:
+    """Each commitment's words, stated and cited, followed by the words that said it was done (when
+    they were said by `until`)."""
+    claims: list[Claim] = []
+    for c in commitments:
+        cite = Citation(
+            0, c.project, c.recording_id, c.spoken_at, c.start, c.end, tuple(c.segment_ids), c.quote
+        )
+        claims.append(Claim(c.quote, ClaimKind.STATED, [cite], "commitment"))
+        said_done = c.done_spoken_at is not None and (until is None or c.done_spoken_at <= until)
+        if (
+            said_done
+            and c.done_quote
+            and c.done_recording_id is not None
+            and c.done_segment_ids
+            and c.done_start is not None
+            and c.done_end is not None
+            and c.done_spoken_at is not None
+        ):
+            done = Citation(
+                0,
+                c.done_project or c.project,
+                c.done_recording_id,
+                c.done_spoken_at,
+                c.done_start,
+                c.done_end,
+                tuple(c.done_segment_ids),
+                c.done_quote,
+            )
+            claims.append(Claim(c.done_quote, ClaimKind.STATED, [done], "commitment"))
+    return claims
