@@ -48,13 +48,15 @@ from bench.evals.corrections_eval import score_pairs
 from bench.repair_labels import deletions, keys, labels_of
 from memory.text import nlp, repair_starts
 from memory.text.nlp import language_of
-from memory.text.repair_starts import StartRanker, Stretch
+from memory.text.repair_starts import Choice, StartRanker, Stretch
 from memory.text.repairs import (
     KEEP,
     MARKER_PHRASES,
     MARKER_WORDS,
+    MOVED,
     NEIGHBOUR_REACH,
     NO_POS,
+    SOURCE,
     apply_repairs,
     parts_of_speech,
     read_labels,
@@ -196,9 +198,9 @@ def cross_validate(
     return table
 
 
-# One stretch of one segment: the stretch, its candidate starts, their features, and which of
-# them give the training label's words (None for pairs without labels).
-Group = tuple[Stretch, list[int], list[dict[str, float]], list[bool] | None]
+# One stretch of one segment: the stretch, its candidate readings, their features, and which of
+# them give the training labels (None for pairs without labels).
+Group = tuple[Stretch, list[Choice], list[dict[str, float]], list[bool] | None]
 # One segment of a pair: its first and end word, the CRF's labels, its groups.
 Segment = tuple[int, int, list[str], list[Group]]
 
@@ -206,9 +208,9 @@ Segment = tuple[int, int, list[str], list[Group]]
 def start_groups(
     pair: dict[str, str], gold: list[str] | None, pos: dict[str, list[str]], tagger: Any, reach: int
 ) -> list[Segment]:
-    """The CRF's labels of each segment of a pair's disfluent sentence and the candidate starts of
-    each stretch (repair_starts), with which of them give the words the fluent sentence leaves out
-    between the stretch's floor and its repair."""
+    """The CRF's labels of each segment of a pair's disfluent sentence and the candidate readings
+    of each stretch (repair_starts), with which of them give the training labels: the same words
+    left out from the stretch's floor to its repair, and the same words moved (P) after it."""
     text = pair["disfluent"]
     toks = tokenise(text)
     tags = pos[text]
@@ -217,26 +219,27 @@ def start_groups(
         crf = list(tagger.tag(token_features(text, toks[a:b], tags[a:b], reach)))
         lower = [t[0].lower() for t in toks[a:b]]
         groups: list[Group] = []
-        for s, starts, features in repair_starts.candidate_features(tagger, crf, lower, tags[a:b]):
+        for s, choices, features in repair_starts.candidate_features(tagger, crf, lower, tags[a:b]):
             right = None
             if gold is not None:
-                gone = [label != KEEP for label in gold[a:b]]
-                right = [
-                    all(
-                        (label != KEEP) == gone[t]
-                        for t, label in enumerate(repair_starts.relabel(crf, s, c))
-                        if s.floor <= t < s.repair
+                want = gold[a:b]
+                right = []
+                for c in choices:
+                    got = repair_starts.choose(crf, s, c)
+                    same = all(
+                        (got[t] == KEEP) == (want[t] == KEEP) and (got[t] == SOURCE) == (want[t] == SOURCE)
+                        for t in range(s.floor, s.repair)
                     )
-                    for c in starts
-                ]
-            groups.append((s, starts, features, right))
+                    moved = all((got[t] == MOVED) == (want[t] == MOVED) for t in range(s.repair, b - a))
+                    right.append(same and moved)
+            groups.append((s, choices, features, right))
         out.append((a, b, crf, groups))
     return out
 
 
 def ranked_reading(pair: dict[str, str], segs: Sequence[Segment], ranker: StartRanker | None) -> str:
-    """The meant reading of a pair's disfluent sentence with each stretch's start chosen by
-    `ranker` (None: the CRF's own), as repairs.tag_text gives it."""
+    """The meant reading of a pair's disfluent sentence with each stretch read as `ranker`
+    chooses (None: as the CRF tagged it), as repairs.tag_text gives it."""
     text = pair["disfluent"]
     toks = tokenise(text)
     if not toks:
@@ -244,11 +247,11 @@ def ranked_reading(pair: dict[str, str], segs: Sequence[Segment], ranker: StartR
     labels: list[str] = []
     for _, _, crf, groups in segs:
         out = list(crf)
-        for s, starts, features, _ in groups:
+        for s, choices, features, _ in groups:
             if ranker is not None:
-                scores = [ranker.score(f) for f in features]
-                best = max(range(len(starts)), key=lambda k: (scores[k], -abs(starts[k] - s.start)))
-                out = repair_starts.relabel(out, s, starts[best])
+                out = repair_starts.choose(
+                    out, s, choices[repair_starts.best_choice(ranker, s, choices, features)]
+                )
         labels.extend(out)
     return apply_repairs(text, *read_labels(text, toks, labels))
 

@@ -25,13 +25,16 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 RANKER_FILE = "repair_starts.json"
 MAX_BACK = 8  # words before the marker a start is looked for (besides the sentence's first word)
 
 # Labels of memory/text/repairs.py (repeated: that module imports this one).
-KEEP, REPLACED_START, REPLACED, MARKER = "O", "B", "R", "M"
+KEEP, REPLACED_START, REPLACED, MARKER, SOURCE, MOVED = "O", "B", "R", "M", "S", "P"
+MAX_MOVED = 4  # words of a repair at the end of a sentence that may go in place of earlier words
+MAX_SOURCE = 4  # words such a repair may replace
+DISPLACED_REACH = 20  # words before the marker they may start
 _WH = frozenset(("what", "who", "whom", "whose", "when", "where", "which", "why", "how"))
 
 
@@ -120,6 +123,39 @@ def candidates(s: Stretch, n: int) -> list[int]:
         return [s.start]  # nothing follows: no repair to line up with
     last = s.marker if s.repair > s.marker else s.marker - 1
     return sorted({s.floor, s.start, *range(max(s.floor, s.marker - MAX_BACK), last + 1)})
+
+
+class Choice(NamedTuple):
+    """One reading of a stretch: in place, the replaced words from `start` to the marker; or
+    displaced (`source` set): the words [source) replaced by the repair after the marker, which
+    runs to the end of the segment ("What does cilia mean in Greek no ctenophore?")."""
+
+    start: int
+    source: tuple[int, int] | None = None
+
+
+def displaced_sources(s: Stretch, n: int) -> list[tuple[int, int]]:
+    """The earlier words a short repair at the end of a segment of `n` words may go in place of:
+    up to MAX_SOURCE words, at least one word before the marker (a source right before it reads
+    as the in-place repair does)."""
+    if s.repair == s.marker or not 0 < n - s.repair <= MAX_MOVED:
+        return []
+    lo = max(s.floor, s.marker - DISPLACED_REACH)
+    return [
+        (i, j) for i in range(lo, s.marker - 1) for j in range(i + 1, min(i + MAX_SOURCE, s.marker - 1) + 1)
+    ]
+
+
+def choose(labels: Sequence[str], s: Stretch, choice: Choice) -> list[str]:
+    """`labels` with `s` read as `choice`."""
+    if choice.source is None:
+        return relabel(labels, s, choice.start)
+    out = list(labels)
+    for t in range(s.floor, s.marker):
+        out[t] = SOURCE if choice.source[0] <= t < choice.source[1] else KEEP
+    for t in range(s.repair, len(out)):
+        out[t] = MOVED
+    return out
 
 
 def relabel(labels: Sequence[str], s: Stretch, start: int) -> list[str]:
@@ -225,6 +261,51 @@ def start_features(
     return f
 
 
+def displaced_features(
+    lower: Sequence[str],
+    tags: Sequence[str],
+    s: Stretch,
+    source: tuple[int, int],
+    log_probability: float,
+    best_log_probability: float,
+) -> dict[str, float]:
+    """Features of moving the repair after the marker of `s` (to the segment's end) into the place
+    of the words [source); see `start_features` for the rest."""
+    n = len(lower)
+    i, j = source
+    k, moved = j - i, n - s.repair
+    src, rep = tags[i:j], tags[s.repair :]
+    gap = log_probability - best_log_probability
+    f: dict[str, float] = {
+        "crf_gap": max(gap, -20.0),
+        "crf_best": 1.0 if gap >= -1e-9 else 0.0,
+        "displaced": 1.0,
+        "d_len=" + _bucket(k) + "|" + _bucket(moved): 1.0,
+        "d_gap=" + _bucket(s.marker - j): 1.0,
+        "d_pos_first=" + src[0] + "|" + rep[0]: 1.0,
+        "d_pos_last=" + src[-1] + "|" + rep[-1]: 1.0,
+        "d_before=" + (tags[i - 1] if i > 0 else "^"): 1.0,
+        "d_after=" + tags[j]: 1.0,
+    }
+    if src == rep:
+        f["d_pos_same"] = 1.0
+    # the words right before the marker: does the repair line up with them as well (in place)?
+    here = tags[max(s.floor, s.marker - moved) : s.marker]
+    f["d_src|here=" + str(src[-1] == rep[-1]) + "|" + str(bool(here) and here[-1] == rep[-1])] = 1.0
+    if src == rep and here != rep:
+        f["d_only_source_lines_up"] = 1.0
+    if lower[j - 1] == lower[n - 1]:
+        f["d_last_same_word"] = 1.0
+    shared = len(set(lower[i:j]) & set(lower[s.repair :]))
+    if shared:
+        f["d_shared_words=" + _bucket(shared)] = 1.0
+    if lower[i] in _WH:
+        f["d_first_wh"] = 1.0
+    if s.start < s.marker:
+        f["d_crf_replaced"] = 1.0  # the CRF read it in place, with replaced words
+    return f
+
+
 def rerank(
     tagger: Any,
     ranker: StartRanker,
@@ -235,36 +316,57 @@ def rerank(
     """`labels` (the CRF's, for the segment the open `tagger` last tagged) with each stretch's
     start chosen again by `ranker` (each stretch on its own, the others as the CRF tagged them)."""
     out = list(labels)
-    for s, starts, features in candidate_features(tagger, labels, lower, tags):
-        scores = [ranker.score(f) for f in features]
-        best = max(range(len(starts)), key=lambda k: (scores[k], -abs(starts[k] - s.start)))
-        out = relabel(out, s, starts[best])
+    for s, choices, features in candidate_features(tagger, labels, lower, tags):
+        out = choose(out, s, choices[best_choice(ranker, s, choices, features)])
     return out
+
+
+def best_choice(
+    ranker: StartRanker, s: Stretch, choices: Sequence[Choice], features: Sequence[dict[str, float]]
+) -> int:
+    """The index of the choice `ranker` scores highest (ties: in place, nearest the CRF's start)."""
+    scores = [ranker.score(f) for f in features]
+    return max(
+        range(len(choices)),
+        key=lambda k: (scores[k], choices[k].source is None, -abs(choices[k].start - s.start)),
+    )
 
 
 def candidate_features(
     tagger: Any, labels: Sequence[str], lower: Sequence[str], tags: Sequence[str]
-) -> list[tuple[Stretch, list[int], list[dict[str, float]]]]:
-    """Each stretch of `labels` with more than one candidate start, its candidates and their
-    features (`tagger`: the open pycrfsuite.Tagger that last tagged the segment)."""
+) -> list[tuple[Stretch, list[Choice], list[dict[str, float]]]]:
+    """Each stretch of `labels` with more than one candidate reading (in place from each
+    candidate start, displaced from each source), its candidates and their features (`tagger`:
+    the open pycrfsuite.Tagger that last tagged the segment)."""
     out = []
     for s in stretches(labels):
-        starts = candidates(s, len(labels))
-        if len(starts) < 2:
+        choices = [Choice(c) for c in candidates(s, len(labels))]
+        choices += [Choice(s.start, source) for source in displaced_sources(s, len(labels))]
+        if len(choices) < 2:
             continue
-        logs = [math.log(max(tagger.probability(relabel(labels, s, c)), 1e-300)) for c in starts]
+        logs = [math.log(max(tagger.probability(choose(labels, s, c)), 1e-300)) for c in choices]
         best = max(logs)
-        features = [start_features(lower, tags, s, c, lp, best) for c, lp in zip(starts, logs, strict=True)]
-        out.append((s, starts, features))
+        features = [
+            start_features(lower, tags, s, c.start, lp, best)
+            if c.source is None
+            else displaced_features(lower, tags, s, c.source, lp, best)
+            for c, lp in zip(choices, logs, strict=True)
+        ]
+        out.append((s, choices, features))
     return out
 
 
 __all__ = [
     "MAX_BACK",
+    "Choice",
     "StartRanker",
     "Stretch",
+    "best_choice",
     "candidate_features",
     "candidates",
+    "choose",
+    "displaced_features",
+    "displaced_sources",
     "relabel",
     "rerank",
     "shipped",

@@ -6,8 +6,18 @@ from __future__ import annotations
 from importlib import resources
 
 from bench.train_repair_tagger import fit_ranker, ranked_reading
-from memory.text.repair_starts import StartRanker, Stretch, candidates, relabel, shipped, stretches
-from memory.text.repairs import english_parts_of_speech, tag_text, tokenise
+from memory.text.repair_starts import (
+    Choice,
+    StartRanker,
+    Stretch,
+    candidates,
+    choose,
+    displaced_sources,
+    relabel,
+    shipped,
+    stretches,
+)
+from memory.text.repairs import apply_repairs, english_parts_of_speech, read_labels, tag_text, tokenise
 
 # Hand-made (the shape of consultant speech); not from any eval set.
 SYNC = "The sync moves to Thursdays at nine, rather half past nine."
@@ -70,8 +80,31 @@ def test_fit_ranker_learns_which_start_is_right() -> None:
     pair = {"disfluent": "the 6th no the 13th", "fluent": "the 13th"}
     stretch = Stretch(1, 2, 3, 0)
     features = [{"good": 1.0}, {"good": 0.0}, {"good": 0.0}]  # starts 0, 1, 2
-    segment = (0, 5, ["O", "B", "M", "O", "O"], [(stretch, [0, 1, 2], features, [True, False, False])])
+    choices = [Choice(0), Choice(1), Choice(2)]
+    segment = (0, 5, ["O", "B", "M", "O", "O"], [(stretch, choices, features, [True, False, False])])
     ranker = fit_ranker([[segment]] * 20, 1.0)
     assert ranker.weights["good"] > 0
     assert ranked_reading(pair, [segment], ranker) == "the 13th"
     assert ranked_reading(pair, [segment], None) == "the the 13th"
+
+
+def test_a_short_repair_at_the_end_may_go_in_place_of_earlier_words() -> None:
+    text = "When did the mill in Leeds close no York?"
+    tokens = tokenise(text)
+    words = [w for w, _, _ in tokens]
+    marker = words.index("no")
+    stretch = Stretch(marker - 1, marker, marker + 1, 0)
+    sources = displaced_sources(stretch, len(words))
+    leeds = words.index("Leeds")
+    assert (leeds, leeds + 1) in sources
+    assert all(j < marker for _, j in sources) and (marker - 1, marker) not in sources  # not next to it
+    tagged = ["O"] * len(words)
+    tagged[marker - 1], tagged[marker] = "B", "M"  # read in place: "close" taken back
+    labels = choose(tagged, stretch, Choice(stretch.start, (leeds, leeds + 1)))
+    assert labels[leeds] == "S" and labels[marker - 1] == "O" and labels[marker] == "M" and labels[-1] == "P"
+    assert apply_repairs(text, *read_labels(text, tokens, labels)) == "When did the mill in York close?"
+
+
+def test_a_long_repair_is_not_moved() -> None:
+    assert displaced_sources(Stretch(5, 6, 7, 0), 7 + 5) == []  # five words after the marker
+    assert displaced_sources(Stretch(5, 6, 6, 0), 8) == []  # no marker
