@@ -287,10 +287,13 @@ def _commitments_answer(run: _Run, project_ids: Sequence[int] | None) -> Answer 
     found = matching_commitments(run.library.store, asked, project_ids=project_ids, until=run.until)
     if not found:
         return None
-    claims = commitment_claims(found, until=run.until)
+    today = parse_time(run.until).date() if run.until else datetime.now().date()
+    claims = commitment_claims(found, today=today)
     for claim in claims:
         run.emit(claim_text(claim))
-    return Answer(run.question, True, None, claims, run.passages, run.timings, mode="commitments")
+    # Each line cites its own words; the passages the search found for the question's words are
+    # not what answers it, so none are shown beside it.
+    return Answer(run.question, True, None, claims, [], run.timings, mode="commitments")
 
 
 def decide(passages: list[ContextPassage], answerable: bool) -> bool:

@@ -88,8 +88,11 @@ def gold_supported(answer: Answer, gold: str) -> bool:
 
 
 def _evidence_cited(answer: Answer, evidence: set[str], external: dict[int, str]) -> bool:
+    """A stated claim cites an evidence segment: through the passage it cites, or directly (a
+    current value or a commitment cites its own segments, which need not be a shown passage)."""
     cited = {c.passage for claim in answer.stated for c in claim.citations}
     ids = {external.get(s) for p in answer.passages if p.number in cited for s in p.segment_ids}
+    ids |= {external.get(s) for claim in answer.stated for c in claim.citations for s in c.segment_ids}
     return bool(evidence & ids)
 
 

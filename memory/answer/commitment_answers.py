@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from datetime import date
 
 from memory.answer.answers import Citation, Claim
 from memory.consolidate.commitment_store import Commitment, list_commitments
@@ -126,18 +127,35 @@ def matching_commitments(
     return found[:MAX_COMMITMENTS]
 
 
-def commitment_claims(commitments: Sequence[Commitment], *, until: str | None = None) -> list[Claim]:
-    """Each commitment's words, stated and cited, followed by the words that said it was done (when
-    they were said by `until`)."""
+def due_reading(c: Commitment, today: date) -> str | None:
+    """The due day as consolidation resolved it against the day the promise was said, and whether a
+    later note said it was done by `today` ("due Monday 29 June 2026 · overdue, no note since says
+    it was done"); None when no day was said."""
+    if c.due_date is None:
+        return None
+    day = date.fromisoformat(c.due_date)
+    due = f"due {day.strftime('%A')} {day.day} {day.strftime('%B %Y')}"
+    if c.done_on(today):
+        return f"{due} · said done on {c.done_spoken_at[:10] if c.done_spoken_at else ''}"
+    if c.overdue(today):
+        return f"{due} · overdue: no note since says it was done"
+    return f"{due} · open"
+
+
+def commitment_claims(commitments: Sequence[Commitment], *, today: date) -> list[Claim]:
+    """Each commitment's words, stated and cited; its due day, as read by consolidation (inferred:
+    a reading of the words, cited to them); then the words that said it was done, when they were
+    said by `today`."""
     claims: list[Claim] = []
     for c in commitments:
-        cite = Citation(
-            0, c.project, c.recording_id, c.spoken_at, c.start, c.end, tuple(c.segment_ids), c.quote
-        )
+        segments = tuple(c.segment_ids)
+        cite = Citation(0, c.project, c.recording_id, c.spoken_at, c.start, c.end, segments, c.quote)
         claims.append(Claim(c.quote, ClaimKind.STATED, [cite], "commitment"))
-        said_done = c.done_spoken_at is not None and (until is None or c.done_spoken_at <= until)
+        reading = due_reading(c, today)
+        if reading is not None:
+            claims.append(Claim(reading, ClaimKind.INFERRED, [cite], "commitment"))
         if (
-            said_done
+            c.done_on(today)
             and c.done_quote
             and c.done_recording_id is not None
             and c.done_segment_ids

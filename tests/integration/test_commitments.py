@@ -25,6 +25,7 @@ from memory.answer.answers import Answer
 from memory.consolidate import state
 from memory.consolidate.commitment_store import Commitment
 from memory.store.recordings import find_recording_by_external_id, list_segments
+from memory.text.quotes import ClaimKind
 from tests.conftest import MODELS_DIR, require_models
 from tests.support.cli import run
 
@@ -237,8 +238,15 @@ def test_what_do_i_owe_someone_quotes_the_promise_and_the_words_that_it_was_done
     assert [c.citations[0].spoken_at[:10] for c in answer.stated] == ["2026-03-04", "2026-03-10"]
     assert quote_violations(library.store, answer) == 0
     # asked before the later note, the promise stands alone; a hypothetical promise is never one
+    inferred = [c.text for c in answer.claims if c.kind == ClaimKind.INFERRED]
+    assert inferred == ["due Monday 9 March 2026 · said done on 2026-03-10"]
     before = _ask(library, "What do I owe Jana?", "2026-03-06T09:00:00")
     assert [c.text for c in before.stated] == ["I'll send Jana Novak the pricing deck by Monday"]
+    assert [c.text for c in before.claims if c.kind == ClaimKind.INFERRED] == [
+        "due Monday 9 March 2026 · open"
+    ]
+    late = _ask(library, "Does Tomasz owe us anything?", "2026-03-20T09:00:00")
+    assert any("overdue" in c.text for c in late.claims if c.kind == ClaimKind.INFERRED)
 
 
 def test_who_owes_me_keeps_the_other_side_and_a_german_question_reads_its_party(library: Library) -> None:
