@@ -13,7 +13,8 @@ Two kinds of repair are read:
   replaced, within the clause (the meant reading does not depend on it).
 - displaced: the wrong word, more words, then the marker and the right word ("What success did
   French gain at Carillon no Abercrombie?"); the meant reading puts the repair in place of the
-  replaced word and leaves out the marker and the repair at the end. Rare, and rarely found.
+  replaced word and leaves out the marker and the repair at the end. Rare; the CRF seldom tags
+  one, the start ranker (below) finds some (a short repair at the end of the sentence).
 Marker words outside any repair ("umm", a trailing "rather") are left out of the meant reading too.
 
 A linear-chain CRF (CRFsuite) tags every word with one of LABELS; `token_features` makes its
@@ -26,8 +27,9 @@ stays with the one before it). The features include each word's part of speech f
 English pipeline (consolidation passes those of the note's one shared parse); German text has
 none, and the tagger, trained on English only, is not used on it by consolidation.
 The start of each stretch the CRF takes back is then chosen again by a second model that reads
-each candidate start as a whole (memory/text/repair_starts.py, repair_starts.json beside it,
-trained by the same command); `Repair.confidence` stays the CRF's own.
+each candidate start as a whole, and may read the stretch as displaced instead
+(memory/text/repair_starts.py, repair_starts.json beside it, trained by the same command);
+`Repair.confidence` stays the CRF's own (see `tag_text` for words the ranker adds).
 
 Disfl-QA holds questions, nearly all of them with a repair, so the tagger is quick to read one:
 in plain speech it also takes "Monday or Tuesday", "I just want", "let me ask" and "tell me" for
