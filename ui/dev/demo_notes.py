@@ -120,6 +120,7 @@ QUESTIONS = (
     "When is the Harbourline go-live?",
 )
 NOT_IN_NOTES = "Which hosting provider did we choose for Beacon?"
+OWED = "What do I owe Priya?"  # answered from the commitments consolidation found
 SEARCH = "redis cache"
 LIVE_SPEECH = (
     "Harbourline, a quick thought before the call. The dry run moves to Tuesday, because Priya is "

@@ -281,6 +281,14 @@ class Scenario:
         self.shot("answer.png")
         self.window.recording_view.player.stop()
 
+    def answer_commitments(self) -> None:
+        """A question about who owes what: the promise, its due day and whether it was done."""
+        from ui.dev.demo_notes import OWED
+
+        claims = self.ask(OWED).get("claims", [])
+        print(f"answer to {OWED!r}: {[(c.get('kind'), c.get('text')) for c in claims]}")
+        self.shot("answer-commitments.png")
+
     def search(self) -> None:
         from ui.dev.demo_notes import SEARCH
 
@@ -426,6 +434,7 @@ ONLY = {
     "trash": "trash",
     "timeline": "timeline",
     "library-menu": "library_menu",
+    "answer-commitments": "answer_commitments",
 }
 
 
@@ -470,6 +479,7 @@ def main(argv: list[str] | None = None) -> int:
         scenario.connections()
         scenario.commitments()
         scenario.answer()
+        scenario.answer_commitments()
         scenario.search()
         scenario.live_recording(server is not None)
         scenario.note_menu()
