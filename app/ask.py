@@ -252,7 +252,7 @@ def answer_hits(
     across = bool(request.across_projects)
     # Across projects, a name may live in any of the projects the passages come from.
     homes = {p.project_id for p in passages} if across else None
-    found = judge_passages(store, passages, terms, run.gate, name_projects=homes)
+    found = judge_passages(store, passages, terms, run.gate, name_projects=homes, asked_at=request.asked_at())
     if across:
         found = bool(passages_across(store, passages, terms, max_rank=run.gate.max_rank)) or found
     run.across = across

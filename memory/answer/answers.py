@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from memory.answer.across import one_per_project
@@ -34,6 +35,7 @@ from memory.answer.context import (
     with_reply,
 )
 from memory.answer.sentence_ranker import SentenceRanker, best_sentences
+from memory.search import asked_dates
 from memory.store.store import Store
 from memory.text.quotes import ClaimKind, QuoteSpan, locate_quote, normalise, tokens, word_count
 from memory.text.relevance import (
@@ -151,12 +153,18 @@ def judge_passages(
     gate: Gate,
     *,
     name_projects: Collection[int] | None = None,
+    asked_at: datetime | None = None,
 ) -> bool:
     """Mark each passage relevant or not; True when at least one is.
 
     A question's name counts when the passage's project mentions it, or, with `name_projects`
-    (a question asked across projects), any of those projects."""
+    (a question asked across projects), any of those projects. The words of a day or month the
+    question names ("in May 2023") count as said by a passage spoken then, or within two weeks
+    after (memory/search/asked_dates.py): the note's own date answers them, as search reads them."""
     cache: dict[tuple[int, str], bool] = {}
+    named = asked_dates.named_days(terms.raw, asked_at)
+    days = [span for _, span in named]
+    dated = frozenset().union(*(stems(terms.raw[a:b]) for (a, b), _ in named))
 
     def mentioned_in(project_id: int, name: str) -> bool:
         key = (project_id, name)
@@ -170,7 +178,8 @@ def judge_passages(
             homes = [project_id, *sorted(set(name_projects or ()) - {project_id})]
             return any(mentioned_in(home, name) for home in homes)
 
-        p.support = passage_support(p, terms, width=gate.window, mentioned=mentioned)
+        given = dated if dated and asked_dates.in_spans(p.spoken_at, days) else frozenset()
+        p.support = passage_support(p, terms, width=gate.window, mentioned=mentioned, given=given)
         p.relevant = (
             p.rank < gate.max_rank
             and p.support.coverage >= gate.min_support

@@ -260,21 +260,27 @@ def _merge_into(passages: list[ContextPassage], new: ContextPassage) -> bool:
 
 
 def passage_support(
-    passage: ContextPassage, terms: QuestionTerms, *, width: int, mentioned: Callable[[str], bool]
+    passage: ContextPassage,
+    terms: QuestionTerms,
+    *,
+    width: int,
+    mentioned: Callable[[str], bool],
+    given: frozenset[str] = frozenset(),
 ) -> Support:
     """How well the passage supports the question: its best window, and the names around it.
 
     When the question names someone who speaks in the passage ("What did Caroline research?"),
     only that person's own segments count: in a conversation, what the other person said is not
     an answer about the one asked about. `mentioned(stem)` says whether the passage's project
-    mentions a name elsewhere.
+    mentions a name elsewhere; `given` are stems counted as found in every window (the words of a
+    day the question names, when the passage was spoken then).
     """
     anchors = passage.anchors()
     found = [n for n in terms.names if n in anchors or mentioned(n)]
     names = len(found) / len(terms.names) if terms.names else 1.0
     segments = passage.segments
     if not segments:
-        best = coverage(terms, stems(passage.text))
+        best = coverage(terms, stems(passage.text) | given)
         return Support(best.coverage, names, best.matched)
     asked = set(terms.names) & set().union(*(stems(s.speaker) for s in segments if s.speaker))
     per_segment = [
@@ -283,7 +289,7 @@ def passage_support(
     ]
     best = Support(0.0, names)
     for i in range(len(segments)):
-        window = set().union(*per_segment[i : i + width])
+        window = set().union(*per_segment[i : i + width]) | given
         candidate = coverage(terms, window)
         if candidate.coverage > best.coverage:
             best = Support(candidate.coverage, names, candidate.matched)

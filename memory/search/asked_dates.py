@@ -41,18 +41,22 @@ _PATTERNS = (
 def spans(question: str, as_of: datetime | None) -> list[tuple[date, date]]:
     """(first, last) days, inclusive, on which notes telling of the days the question names were
     likely spoken; empty when it names none."""
+    return [days for _, days in named_days(question, as_of)]
+
+
+def named_days(question: str, as_of: datetime | None) -> list[tuple[tuple[int, int], tuple[date, date]]]:
+    """Each day or month the question names: where it is said (character offsets) and the span of
+    days on which notes telling of it were likely spoken."""
     today = (as_of or datetime.now()).date()
     ahead = bool(_AHEAD.search(question))
-    found: list[tuple[date, date]] = []
-    taken: list[tuple[int, int]] = []
+    found: list[tuple[tuple[int, int], tuple[date, date]]] = []
     for pattern in _PATTERNS:
         for m in pattern.finditer(question):
-            if any(a < m.end() and m.start() < b for a, b in taken):
+            if any(a < m.end() and m.start() < b for (a, b), _ in found):
                 continue  # part of a fuller date already read ("May 3, 2023", then "May")
             days = _days(m.groupdict(), today, ahead)
             if days is not None and days[0] <= today:
-                taken.append((m.start(), m.end()))
-                found.append((days[0], min(days[1] + TOLD_WITHIN, today)))
+                found.append(((m.start(), m.end()), (days[0], min(days[1] + TOLD_WITHIN, today))))
     return found
 
 

@@ -35,6 +35,7 @@ NOTES = [
         [
             "Harbour payroll export still drops the overtime column.",
             "The finance team checks the export every morning.",
+            "The payroll runs of June 2026 and of July 2026 both go through the new export.",
         ],
     ),
 ]
@@ -60,3 +61,15 @@ def test_a_name_no_note_mentions_still_finds_nothing(library: Library) -> None:
     question = "What day rate did I agree with Wrenfield in June?"
     answer = ask(library, AskRequest(question, as_of="2026-07-01T09:00:00", no_llm=True))
     assert not answer.answer_found
+
+
+def test_the_words_of_a_month_asked_about_are_said_by_a_note_spoken_then(library: Library) -> None:
+    # "June 2026" is not in the Tessera note's words (only a Harbour note says it); the Tessera
+    # kickoff was spoken on 12 June 2026, so its passage speaks to the month asked about.
+    question = "What will Oren send in June 2026?"
+    answer = ask(library, AskRequest(question, as_of="2026-07-01T09:00:00", no_llm=True))
+    assert answer.answer_found
+    assert "Oren will send the customer list on Monday" in answer.stated[0].text
+    # asked about a month in which no Tessera note was spoken, the same words do not answer
+    later = AskRequest("What will Oren send in July 2026?", as_of="2026-07-20T09:00:00", no_llm=True)
+    assert not ask(library, later).answer_found
