@@ -21,6 +21,16 @@ pytestmark = pytest.mark.slow  # Whisper tiny.en and base in worker processes
 NOTE = "Yesterday I met Anna Becker from Kestrel. Becker wants the rollout in June."
 
 
+def _imported(tmp_path: Path, text: str, name: str) -> int:
+    """A spoken clip of `text` imported through the CLI into "Kestrel", transcribed with tiny.en."""
+    require_models()
+    clip = speech_file(tmp_path, text, name)
+    ok("projects", "add", "Kestrel")
+    ok("projects", "set", "Kestrel", "--model", "tiny.en")
+    [item] = ok("import", str(clip), "--project", "Kestrel", "--json").json()["results"]
+    return int(item["recording_id"])
+
+
 def ok(*args: str) -> Result:
     result = run(*args)
     assert result.code == 0, result.err
@@ -30,12 +40,7 @@ def ok(*args: str) -> Result:
 def test_retranscribe_keeps_the_earlier_transcript_and_makes_the_new_one_current(
     library: Library, tmp_path: Path
 ) -> None:
-    require_models()
-    clip = speech_file(tmp_path, NOTE, "becker.flac")
-    ok("projects", "add", "Kestrel")
-    ok("projects", "set", "Kestrel", "--model", "tiny.en")
-    [item] = ok("import", str(clip), "--project", "Kestrel", "--json").json()["results"]
-    rid = item["recording_id"]
+    rid = _imported(tmp_path, NOTE, "becker.flac")
     first = recordings.get_recording(library.store, rid)
     assert (first.status, first.model, first.transcript_version) == ("indexed", "whisper-tiny.en", 1)
     raw_before = [s.raw_text for s in recordings.list_segments(library.store, rid)]
@@ -78,12 +83,7 @@ def _current(library: Library, rid: int) -> list[str]:
 def test_a_cancelled_or_failed_retranscription_falls_back_to_the_earlier_transcript(
     library: Library, tmp_path: Path
 ) -> None:
-    require_models()
-    clip = speech_file(tmp_path, NOTE, "becker.flac")
-    ok("projects", "add", "Kestrel")
-    ok("projects", "set", "Kestrel", "--model", "tiny.en")
-    [item] = ok("import", str(clip), "--project", "Kestrel", "--json").json()["results"]
-    rid = item["recording_id"]
+    rid = _imported(tmp_path, NOTE, "becker.flac")
     raw_before = _current(library, rid)
     edited = save_edit(library, recordings.list_segments(library.store, rid)[0].id, "My own words.")
 
@@ -134,12 +134,7 @@ def test_a_retranscription_cancelled_part_way_keeps_its_lines_and_resumes_when_r
     from app.jobs.queue import JobEvent
     from memory.store import jobs as store_jobs
 
-    require_models()
-    clip = speech_file(tmp_path, LONG, "long.flac")
-    ok("projects", "add", "Kestrel")
-    ok("projects", "set", "Kestrel", "--model", "tiny.en")
-    [item] = ok("import", str(clip), "--project", "Kestrel", "--json").json()["results"]
-    rid = item["recording_id"]
+    rid = _imported(tmp_path, LONG, "long.flac")
     raw_before = _current(library, rid)
     assert len(raw_before) > 3
 
