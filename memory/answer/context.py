@@ -270,10 +270,12 @@ def passage_support(
     """How well the passage supports the question: its best window, and the names around it.
 
     When the question names someone who speaks in the passage ("What did Caroline research?"),
-    only that person's own segments count: in a conversation, what the other person said is not
-    an answer about the one asked about. `mentioned(stem)` says whether the passage's project
-    mentions a name elsewhere; `given` are stems counted as found in every window (the words of a
-    day the question names, when the passage was spoken then).
+    only that person's own statements count: in a conversation, what the other person said is not
+    an answer about the one asked about, and neither is what the person asked the other ("What kind
+    of counselling do you want to pursue?" is Melanie asking Caroline, not Melanie's plan).
+    `mentioned(stem)` says whether the passage's project mentions a name elsewhere; `given` are
+    stems counted as found in every window (the words of a day the question names, when the
+    passage was spoken then).
     """
     anchors = passage.anchors()
     found = [n for n in terms.names if n in anchors or mentioned(n)]
@@ -284,7 +286,9 @@ def passage_support(
         return Support(best.coverage, names, best.matched)
     asked = set(terms.names) & set().union(*(stems(s.speaker) for s in segments if s.speaker))
     per_segment = [
-        stems(s.raw_text) if not asked or (s.speaker and stems(s.speaker) & asked) else set()
+        stems(_statements(s.raw_text) if asked else s.raw_text)
+        if not asked or (s.speaker and stems(s.speaker) & asked)
+        else set()
         for s in segments
     ]
     best = Support(0.0, names)
@@ -294,6 +298,18 @@ def passage_support(
         if candidate.coverage > best.coverage:
             best = Support(candidate.coverage, names, candidate.matched)
     return best
+
+
+_QUESTION_SENTENCE = re.compile(r"[^.!?…]*\?+")
+_ADDRESSEE = re.compile(
+    r"\b(?:you|your|yours|yourself|yourselves|du|dich|dir|dein\w*|ihr|euch|euer\w*)\b", re.I
+)
+
+
+def _statements(text: str) -> str:
+    """The text without the questions it asks the other person (a sentence that ends with a
+    question mark and says "you"): those are about the one asked."""
+    return _QUESTION_SENTENCE.sub(lambda m: " " if _ADDRESSEE.search(m.group(0)) else m.group(0), text)
 
 
 # --- sentences and self-corrections inside a passage -----------------------------------------------

@@ -1,0 +1,42 @@
+"""In a conversation, a question about one speaker is supported by what that speaker stated, not
+by what they asked the other person (memory/answer/context.py, passage_support)."""
+
+from __future__ import annotations
+
+from memory.answer.context import ContextPassage, passage_support
+from memory.store.ids import RecordingId
+from memory.store.recordings import Segment
+from memory.text.relevance import content_words, question_terms
+
+
+def _passage(*turns: tuple[str, str]) -> ContextPassage:
+    segments = [
+        Segment(n + 1, RecordingId(1), n, None, n * 5.0, n * 5.0 + 5.0, speaker, text, text, False)
+        for n, (speaker, text) in enumerate(turns)
+    ]
+    return ContextPassage(1, 1, 1, "chats", "", "2026-05-01T10:00:00", segments, 0, 1.0)
+
+
+def _support(question: str, passage: ContextPassage) -> float:
+    terms = question_terms(question, document_counts={w: 1 for w in content_words(question)}, documents=10)
+    return passage_support(passage, terms, width=2, mentioned=lambda _: True).coverage
+
+
+def test_what_a_speaker_asked_the_other_is_not_about_the_speaker() -> None:
+    chat = _passage(
+        ("Melanie", "That sounds great! What kind of counselling do you want to pursue?"),
+        ("Caroline", "I'm thinking of working with trans people."),
+    )
+    assert _support("What kind of counselling is Melanie interested in pursuing?", chat) < 0.5
+    # what Melanie states about herself still counts
+    stated = _passage(
+        ("Melanie", "I want to pursue counselling for kids, it's my plan."), ("Caroline", "Nice!")
+    )
+    assert _support("What kind of counselling is Melanie interested in pursuing?", stated) >= 0.5
+
+
+def test_a_question_a_speaker_asks_themselves_still_counts() -> None:
+    chat = _passage(
+        ("Melanie", "Should I pursue counselling after all? Probably, yes."), ("Caroline", "Go for it.")
+    )
+    assert _support("Is Melanie going to pursue counselling?", chat) >= 0.5
