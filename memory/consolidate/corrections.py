@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from memory.store.store import Store, now_iso
 from memory.text.dates import MONTHS, NUMBER_WORDS, WEEKDAYS
 from memory.text.doc import Doc, Sentence, Span
-from memory.text.entities import sentence_entities
+from memory.text.entities import sentence_dates
 from memory.text.fact_parse import parsed
 from memory.text.numbers import GERMAN_MONTHS
 from memory.text.repairs import NO_POS, Repair, find_repairs, marker_flags, parts_of_speech, tokenise
@@ -92,7 +92,7 @@ def _values(phrase: str, doc: Doc) -> dict[str, list[tuple[int, int, str]]]:
     """(start, end, comparable value) of each number, date and name in a phrase, by family."""
     found: dict[str, list[tuple[int, int, str]]] = {"date": [], "number": [], "name": []}
     taken: list[tuple[int, int]] = []
-    for e in sentence_entities(phrase, doc.spoken_at):
+    for e in sentence_dates(phrase, doc.spoken_at):
         if e.kind in ("date", "time"):
             found["date"].append((e.start, e.end, e.value))
             taken.append((e.start, e.end))

@@ -732,6 +732,15 @@ def _parse_short(text: str) -> SpacyDoc:
     return parse(text)
 
 
+def sentence_dates(text: str, spoken_at: datetime) -> list[Entity]:
+    """The dates and times of a single text (resolved against `spoken_at`), without reading its
+    names: no parse, so a caller that only compares dates (a self-correction's two phrases) pays
+    for none."""
+    resolver = DateResolver(spoken_at)
+    taken = Taken()
+    return sorted(find_dates(text, resolver, taken) + find_times(text, taken), key=lambda e: e.start)
+
+
 def sentence_entities(text: str, spoken_at: datetime) -> list[Entity]:
     """Entities of a single text (tests, questions, phrases)."""
     resolver = DateResolver(spoken_at)
