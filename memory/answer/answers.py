@@ -390,9 +390,10 @@ def extractive_claims(
     claims: list[Claim] = []
     for p in relevant[:max_claims]:
         source = p.source()
-        sentence = chosen.get(p.number) or best_sentence(
-            terms, sentences(p.text) or [p.text], names=per_project
-        )
+        # In a conversation, the words of the person asked about (each of their turns on its own).
+        said = [sentence for turn in p.words_of(terms.names) for sentence in sentences(turn)]
+        options = said or sentences(p.text) or [p.text]
+        sentence = chosen.get(p.number) or best_sentence(terms, options, names=per_project)
         span = source.find(sentence, min_words=1)
         if span is None:
             continue

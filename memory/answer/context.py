@@ -12,7 +12,7 @@ budget (Settings.ask_word_budget).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -122,6 +122,13 @@ class ContextPassage:
     def context_words(self) -> list[str]:
         """What the passage is about besides its words: project, title and who speaks."""
         return [self.project, self.title, *self.speakers]
+
+    def words_of(self, names: Collection[str]) -> list[str]:
+        """What the speakers among `names` (stems) said in the passage, segment by segment, when any
+        of them speaks in it: a question about one person in a conversation is answered by that
+        person's words."""
+        asked = set(names) & set().union(*(stems(s.speaker) for s in self.segments if s.speaker))
+        return [s.raw_text for s in self.segments if asked and s.speaker and stems(s.speaker) & asked]
 
     def anchors(self) -> set[str]:
         """Stems of the whole passage and its context: where a question's names may be found."""

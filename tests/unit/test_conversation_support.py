@@ -40,3 +40,18 @@ def test_a_question_a_speaker_asks_themselves_still_counts() -> None:
         ("Melanie", "Should I pursue counselling after all? Probably, yes."), ("Caroline", "Go for it.")
     )
     assert _support("Is Melanie going to pursue counselling?", chat) >= 0.5
+
+
+def test_the_quote_is_the_words_of_the_person_asked_about() -> None:
+    from memory.answer.answers import extractive_claims
+
+    question = "What did Caroline realise after her charity race?"
+    terms = question_terms(question, document_counts={w: 1 for w in content_words(question)}, documents=10)
+    chat = _passage(
+        ("Melanie", "I realised after my charity race that I love running."),
+        ("Caroline", "The charity race made me see that self-care matters."),
+    )
+    chat.relevant = True
+    [claim] = extractive_claims([chat], terms)
+    assert claim.text.startswith("The charity race made me see")
+    assert claim.citations[0].segment_ids == (2,)
