@@ -326,11 +326,7 @@ def _answer(run: _Run, prompt: ModelPrompt, no_llm: bool, model_path: Path | Non
     extra = [
         c
         for c in extractive_claims(
-            run.passages,
-            run.terms,
-            max_claims=EXTRACTIVE_CLAIMS,
-            per_project=run.across,
-            ranker=run.ranker,
+            run.passages, run.terms, max_claims=EXTRACTIVE_CLAIMS, per_project=run.across, ranker=run.ranker
         )
         if c.citations[0].passage not in cited
     ]

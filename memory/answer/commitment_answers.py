@@ -26,7 +26,7 @@ from memory.consolidate.commitment_store import Commitment, list_commitments
 from memory.store.store import Store
 from memory.text.nlp import language_of, parse
 from memory.text.quotes import ClaimKind
-from memory.text.relevance import stem
+from memory.text.relevance import question_names, stem
 
 MAX_COMMITMENTS = 5
 
@@ -37,7 +37,6 @@ _GERMAN_OWING = re.compile(
 _SPEAKER = frozenset({"i", "we", "ich", "wir"})
 _SPEAKER_OBJECT = frozenset({"me", "us", "mir", "uns", "mich"})
 _MY = frozenset({"my", "our", "meine", "meinen", "unsere"})
-_NAME_ENTITIES = frozenset({"PERSON", "ORG", "GPE", "NORP", "FAC", "PRODUCT", "LOC"})
 _NAME_WORD = re.compile(r"[A-ZÄÖÜ][\wäöüß-]+")
 
 
@@ -67,12 +66,8 @@ def commitment_question(question: str) -> CommitmentQuestion | None:
                 mine = False
             elif child.dep_ == "poss" and lower in _MY:
                 mine = True
-    names = {
-        stem(t.lower_)
-        for t in doc
-        if (t.pos_ == "PROPN" or t.ent_type_ in _NAME_ENTITIES) and t.ent_type_ not in ("DATE", "TIME")
-    }
-    return CommitmentQuestion(mine, frozenset(names))
+    # The names it says, read as the relevance gate reads a question's names.
+    return CommitmentQuestion(mine, frozenset(question_names(question)))
 
 
 def _german_question(question: str) -> CommitmentQuestion | None:
@@ -81,7 +76,7 @@ def _german_question(question: str) -> CommitmentQuestion | None:
     words = {w.lower() for w in re.findall(r"[\wäöüß]+", question)}
     mine = False if words & _SPEAKER_OBJECT else (True if words & _SPEAKER else None)
     # No German pipeline: capitalised words after the first stand in for names (nouns too; a noun
-    # that names no party or project is simply not matched).
+    # is matched against the thing owed), stemmed as German, as the parties' words are too.
     names = {stem(m.group(0).lower(), "de") for m in _NAME_WORD.finditer(question) if m.start() > 0}
     return CommitmentQuestion(mine, frozenset(names))
 

@@ -123,12 +123,18 @@ class ContextPassage:
         """What the passage is about besides its words: project, title and who speaks."""
         return [self.project, self.title, *self.speakers]
 
+    def asked_speakers(self, names: Collection[str]) -> set[str]:
+        """The names (stems) that are speakers of the passage: a question about one of them in a
+        conversation is answered by their own words."""
+        return set(names) & set().union(*(stems(s.speaker) for s in self.segments if s.speaker))
+
+    def spoken_by(self, segment: Segment, asked: set[str]) -> bool:
+        return bool(segment.speaker and stems(segment.speaker) & asked)
+
     def words_of(self, names: Collection[str]) -> list[str]:
-        """What the speakers among `names` (stems) said in the passage, segment by segment, when any
-        of them speaks in it: a question about one person in a conversation is answered by that
-        person's words."""
-        asked = set(names) & set().union(*(stems(s.speaker) for s in self.segments if s.speaker))
-        return [s.raw_text for s in self.segments if asked and s.speaker and stems(s.speaker) & asked]
+        """What the speakers among `names` (stems) said in the passage, segment by segment."""
+        asked = self.asked_speakers(names)
+        return [s.raw_text for s in self.segments if asked and self.spoken_by(s, asked)]
 
     def anchors(self) -> set[str]:
         """Stems of the whole passage and its context: where a question's names may be found."""
@@ -291,10 +297,10 @@ def passage_support(
     if not segments:
         best = coverage(terms, stems(passage.text) | given)
         return Support(best.coverage, names, best.matched)
-    asked = set(terms.names) & set().union(*(stems(s.speaker) for s in segments if s.speaker))
+    asked = passage.asked_speakers(terms.names)
     per_segment = [
         stems(_statements(s.raw_text) if asked else s.raw_text)
-        if not asked or (s.speaker and stems(s.speaker) & asked)
+        if not asked or passage.spoken_by(s, asked)
         else set()
         for s in segments
     ]
@@ -323,6 +329,15 @@ def _statements(text: str) -> str:
 _SENTENCE_GAP = re.compile(r"[.!?…]['\"”’)\]]*(?:\s|$)")
 
 
+def _gap_after(source: QuoteSource, i: int) -> str:
+    """What the raw text holds between token `i` and the next one (to its segment's end when the
+    next one is in another segment)."""
+    tok = source.tokens[i]
+    raw = source.segments[tok.segment].text
+    nxt = source.tokens[i + 1] if i + 1 < len(source.tokens) else None
+    return raw[tok.end : nxt.start if nxt is not None and nxt.segment == tok.segment else len(raw)]
+
+
 def sentence_bounds(source: QuoteSource) -> list[tuple[int, int]]:
     """(first_token, last_token) of each sentence of the passage, in token positions.
 
@@ -332,11 +347,8 @@ def sentence_bounds(source: QuoteSource) -> list[tuple[int, int]]:
     bounds: list[tuple[int, int]] = []
     toks = source.tokens
     start = 0
-    for i, tok in enumerate(toks):
-        raw = source.segments[tok.segment].text
-        nxt = toks[i + 1] if i + 1 < len(toks) else None
-        gap = raw[tok.end : nxt.start if nxt is not None and nxt.segment == tok.segment else len(raw)]
-        if nxt is None or _SENTENCE_GAP.search(gap):
+    for i in range(len(toks)):
+        if i + 1 == len(toks) or _SENTENCE_GAP.search(_gap_after(source, i)):
             bounds.append((start, i))
             start = i + 1
     return bounds
@@ -371,11 +383,7 @@ def through_corrections(source: QuoteSource, span: QuoteSpan) -> QuoteSpan:
 
 
 def _ends_with_question(source: QuoteSource, last_token: int) -> bool:
-    tok = source.tokens[last_token]
-    raw = source.segments[tok.segment].text
-    nxt = source.tokens[last_token + 1] if last_token + 1 < len(source.tokens) else None
-    gap = raw[tok.end : nxt.start if nxt is not None and nxt.segment == tok.segment else len(raw)]
-    return gap.lstrip().startswith("?")
+    return _gap_after(source, last_token).lstrip().startswith("?")
 
 
 def with_reply(source: QuoteSource, span: QuoteSpan) -> QuoteSpan:

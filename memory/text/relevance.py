@@ -82,7 +82,7 @@ _NAME_ENTITIES = frozenset(
 )
 
 
-def _names(question: str) -> set[str]:
+def question_names(question: str) -> set[str]:
     """What the question is about, which a supporting passage has to mention: its names and its
     numbers (other than dates and times).
 
@@ -166,7 +166,7 @@ def question_terms(question: str, *, document_counts: Mapping[str, float], docum
         idf = math.log(1.0 + (documents + 1) / (df + 1)) if df > 0 else 0.0
         weights[key] = max(weights.get(key, 0.0), idf)
         spelled.setdefault(key, word)
-    names = _names(question) & set(weights)
+    names = question_names(question) & set(weights)
     return QuestionTerms(tuple(words), weights, frozenset(names), question, spelled)
 
 
