@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
-from memory.text.repairs import (
+from memory.text.repair_features import (
     KEEP,
     MARKER,
     MOVED,
@@ -30,7 +30,7 @@ def word_key(word: str) -> str:
 
 
 def keys(text: str) -> list[str]:
-    """The compared form of each word of `text` (repairs.tokenise)."""
+    """The compared form of each word of `text` (repair_features.tokenise)."""
     return [word_key(w) for w, _, _ in tokenise(text)]
 
 
@@ -80,7 +80,7 @@ def deletions(a: Sequence[str], b: Sequence[str]) -> list[bool] | None:
 
 
 def split_marker(lower: Sequence[str], mask: Sequence[bool]) -> list[str]:
-    """Labels of the left-out stretches: the longest tail of marker words (repairs.marker_flags) is
+    """Labels of the left-out stretches: the longest tail of marker words (repair_features.marker_flags) is
     the marker (M), the words before it replaced (B then R)."""
     flags = marker_flags(lower)
     labels = [KEEP] * len(mask)

@@ -1,4 +1,4 @@
-"""Train the self-repair tagger of memory/text/repairs.py on Disfl-QA train (CC BY 4.0).
+"""Train the self-repair tagger of memory/text/repair_tagger.py on Disfl-QA train (CC BY 4.0).
 
     python -m bench.train_repair_tagger [--train PATH] [--out PATH] [--folds N] [--ranker-only]
 
@@ -6,7 +6,7 @@ Labels come from the pairs themselves: the disfluent and the fluent words (lower
 and digits only) are aligned with difflib.
 - When the fluent words are the disfluent ones with some left out, the words left out are taken
   back; each left-out stretch is shifted left while the word before it equals its last word, and
-  its longest tail of marker words (repairs.MARKER_WORDS / MARKER_PHRASES) is the marker (M), the
+  its longest tail of marker words (repair_features.MARKER_WORDS / MARKER_PHRASES) is the marker (M), the
   rest replaced (R).
 - Otherwise, when moving a stretch that follows a marker into the place of an earlier stretch
   (and leaving words out as above) gives the fluent words, that is a displaced repair: the earlier
@@ -15,7 +15,7 @@ and digits only) are aligned with difflib.
 - Every fluent sentence is a training sequence too, all its words kept: without them the tagger
   learns that every sentence holds a repair (in Disfl-QA nearly every disfluent one does).
 
-Hyper-parameters (L1 and L2 weights, repairs.NEIGHBOUR_REACH) are chosen by K-fold cross-validation
+Hyper-parameters (L1 and L2 weights, repair_features.NEIGHBOUR_REACH) are chosen by K-fold cross-validation
 inside the training file on the exact match of the meant reading (ties: replaced-word F1, then the
 smaller model); the final model is then trained on all of it. `--c1/--c2` skip the search.
 Deterministic: fixed folds (by position), L-BFGS, one thread.
@@ -48,8 +48,7 @@ from bench.evals.corrections_eval import score_pairs
 from bench.repair_labels import deletions, keys, labels_of
 from memory.text import nlp, repair_starts
 from memory.text.nlp import language_of
-from memory.text.repair_starts import Choice, StartRanker, Stretch
-from memory.text.repairs import (
+from memory.text.repair_features import (
     KEEP,
     MARKER_PHRASES,
     MARKER_WORDS,
@@ -57,21 +56,20 @@ from memory.text.repairs import (
     NEIGHBOUR_REACH,
     NO_POS,
     SOURCE,
-    apply_repairs,
     parts_of_speech,
-    read_labels,
-    segments,
-    tag,
     token_features,
     tokenise,
 )
+from memory.text.repair_starts import Choice, StartRanker, Stretch
+from memory.text.repair_tagger import segments, tag
+from memory.text.repairs import apply_repairs, read_labels
 
 Item = tuple[str, list[str]]
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_TRAIN = REPO.parent / "shared" / "eval" / "disflqa-dev" / "train.jsonl"
 DEFAULT_OUT = REPO / "memory" / "text" / "repair_tagger.crfsuite"
 DEFAULT_RANKER_OUT = REPO / "memory" / "text" / repair_starts.RANKER_FILE
-Setting = tuple[float, float, int]  # (L1 weight, L2 weight, repairs.NEIGHBOUR_REACH)
+Setting = tuple[float, float, int]  # (L1 weight, L2 weight, repair_features.NEIGHBOUR_REACH)
 # L1 keeps the model small; the reach is how many words either side a word fully sees (2 chosen
 # among 1, 2 and 3 on 24 Nov; L1 0.1 and 0.3 lost to 1.0 then and again on 25 Nov, 3-fold: exact
 # match 63.1 % against 63.8 %). The settings compared with today's features:
@@ -93,7 +91,7 @@ def training_items(pairs: Sequence[dict[str, str]], labels: Sequence[list[str] |
 
 
 def parts_of_speech_of(texts: Iterable[str]) -> dict[str, list[str]]:
-    """Each text's words' parts of speech, as `repairs.english_parts_of_speech` gives them, read in
+    """Each text's words' parts of speech, as `repair_features.english_parts_of_speech` gives them, read in
     one batch (the dependency parser and the entity recogniser do not change the tags: left out)."""
     wanted = sorted(set(texts))
     english = [t for t in wanted if language_of(t) == "en"]
@@ -239,7 +237,7 @@ def start_groups(
 
 def ranked_reading(pair: dict[str, str], segs: Sequence[Segment], ranker: StartRanker | None) -> str:
     """The meant reading of a pair's disfluent sentence with each stretch read as `ranker`
-    chooses (None: as the CRF tagged it), as repairs.tag_text gives it."""
+    chooses (None: as the CRF tagged it), as repair_tagger.tag_text gives it."""
     text = pair["disfluent"]
     toks = tokenise(text)
     if not toks:
@@ -398,7 +396,10 @@ def main(argv: list[str] | None = None) -> int:
         labels = list(pool.map(labels_of, pairs, chunksize=64))
     derived = derive_markers(pairs)
     if derived != sorted(MARKER_WORDS) + sorted(" ".join(p) for p in MARKER_PHRASES):
-        print("note: the data gives other marker words than repairs.MARKER_WORDS/PHRASES:", file=sys.stderr)
+        print(
+            "note: the data gives other marker words than repair_features.MARKER_WORDS/PHRASES:",
+            file=sys.stderr,
+        )
         print("  " + " | ".join(derived), file=sys.stderr)
     items = training_items(pairs, labels)
     pos = parts_of_speech_of([p["disfluent"] for p in pairs] + [p["fluent"] for p in pairs])
@@ -420,8 +421,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"chosen c1={setting[0]} c2={setting[1]} reach={setting[2]}", file=sys.stderr)
         if setting[2] != NEIGHBOUR_REACH:
             print(
-                f"the chosen reach differs from repairs.NEIGHBOUR_REACH ({NEIGHBOUR_REACH}): set it to"
-                f" {setting[2]} and train again (the shipped model must match the module)",
+                f"the chosen reach differs from repair_features.NEIGHBOUR_REACH ({NEIGHBOUR_REACH}):"
+                f" set it to {setting[2]} and train again (the shipped model must match the module)",
                 file=sys.stderr,
             )
             return 1

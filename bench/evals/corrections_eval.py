@@ -35,7 +35,8 @@ from memory.consolidate.corrections import MIN_CONFIDENCE, Correction, find_corr
 from memory.store import recordings
 from memory.text.doc import Doc
 from memory.text.quotes import normalise
-from memory.text.repairs import meant_reading, tokenise
+from memory.text.repair_features import tokenise
+from memory.text.repairs import meant_reading
 from models.errors import InputError
 
 PAIR_FORMAT = '{"id": ..., "disfluent": ..., "fluent": ...} per line'

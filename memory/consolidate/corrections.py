@@ -7,7 +7,7 @@ Four readers, and a correction found by more than one is reported once:
   warte", "ich meinte", "Korrektur", ...) between two phrases. Strong cues link whatever they
   follow; weak ones ("no", "sorry", "actually", "I mean"), also ordinary words, only when both
   sides hold a value of the same kind that differs (two numbers, two dates, two names).
-- The trained repair tagger (memory/text/repairs.py, a CRF trained on Disfl-QA) in English
+- The trained repair tagger (memory/text/repair_tagger.py, a CRF trained on Disfl-QA) in English
   sentences: it marks the replaced words, the editing marker and the repair, with no list of
   cues. Disfl-QA holds questions that nearly all contain a repair, so in long dictated prose the
   tagger alone also reads ordinary speech as repairs; a repair it finds is a correction only with
@@ -40,7 +40,8 @@ from memory.text.doc import Doc, Sentence, Span
 from memory.text.entities import sentence_dates
 from memory.text.fact_parse import parsed
 from memory.text.numbers import GERMAN_MONTHS
-from memory.text.repairs import NO_POS, Repair, find_repairs, marker_flags, parts_of_speech, tokenise
+from memory.text.repair_features import NO_POS, marker_flags, parts_of_speech, tokenise
+from memory.text.repairs import Repair, find_repairs
 
 _FILLER = r"(?:oh|um|uh|äh|ähm|well|so|okay)"
 _CORE = (
@@ -325,7 +326,7 @@ def _retrace_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction
                     before_right, after_right = _words(right[:r_start]), _words(right[r_end:])
                     # after the value: the unit said again ("four lines, five lines, for the oat
                     # drink"), or nothing, or only an editing term said after the repair ("the 14th
-                    # sorry": Disfl-QA's marker words, repairs.marker_flags)
+                    # sorry": Disfl-QA's marker words, repair_features.marker_flags)
                     unit_again = bool(unit) and after_right[: len(unit)] == unit
                     editing = bool(after_right) and all(marker_flags(after_right))
                     if not (unit_again or editing or not (unit or after_right)) or len(before_right) > 2:

@@ -3,6 +3,19 @@
 Modules: doc (a recording's words cut into sentences, mapped back to raw segments), dates (dates
 and times resolved against when the note was spoken), entities (amounts, counts, names), stopwords,
 relevance (how well a text supports a question: stems, coverage, answer kinds), quotes (the
-deterministic checker: is a quote verbatim in the raw words, and where)."""
+deterministic checker: is a quote verbatim in the raw words, and where), repairs (spoken
+self-repairs and the meant reading, read from the labels of the CRF in repair_tagger, whose word
+features are in repair_features and whose starts repair_starts chooses again)."""
 
-__all__ = ["dates", "doc", "entities", "quotes", "relevance", "stopwords"]
+__all__ = [
+    "dates",
+    "doc",
+    "entities",
+    "quotes",
+    "relevance",
+    "repair_features",
+    "repair_starts",
+    "repair_tagger",
+    "repairs",
+    "stopwords",
+]

@@ -1,6 +1,6 @@
 """Where the words a speaker takes back start: a second look at each repair the tagger finds.
 
-The CRF of memory/text/repairs.py finds the marker of a repair well but often starts the
+The CRF of memory/text/repair_tagger.py finds the marker of a repair well but often starts the
 taken-back stretch a word or two too late or too early, or reads a local repair as a restart
 ("Who did no What did ..." takes back from the first word; "the 6th, no wait, the 13th" only
 "the 6th"). For each stretch the tagger tags (taken-back words and their marker, or a marker
@@ -27,11 +27,10 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, NamedTuple
 
+from memory.text.repair_features import KEEP, MARKER, MOVED, REPLACED, REPLACED_START, SOURCE
+
 RANKER_FILE = "repair_starts.json"
 MAX_BACK = 8  # words before the marker a start is looked for (besides the sentence's first word)
-
-# Labels of memory/text/repairs.py (repeated: that module imports this one).
-KEEP, REPLACED_START, REPLACED, MARKER, SOURCE, MOVED = "O", "B", "R", "M", "S", "P"
 MAX_MOVED = 4  # words of a repair at the end of a sentence that may go in place of earlier words
 MAX_SOURCE = 4  # words such a repair may replace
 DISPLACED_REACH = 20  # words before the marker they may start

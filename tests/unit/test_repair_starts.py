@@ -6,6 +6,7 @@ from __future__ import annotations
 from importlib import resources
 
 from bench.train_repair_tagger import fit_ranker, ranked_reading
+from memory.text.repair_features import english_parts_of_speech, tokenise
 from memory.text.repair_starts import (
     Choice,
     StartRanker,
@@ -17,7 +18,8 @@ from memory.text.repair_starts import (
     shipped,
     stretches,
 )
-from memory.text.repairs import apply_repairs, english_parts_of_speech, read_labels, tag_text, tokenise
+from memory.text.repair_tagger import tag_text
+from memory.text.repairs import apply_repairs, read_labels
 
 # Hand-made (the shape of consultant speech); not from any eval set.
 SYNC = "The sync moves to Thursdays at nine, rather half past nine."

@@ -1,4 +1,5 @@
-"""The shipped self-repair tagger (memory/text/repairs.py + repair_tagger.crfsuite), no mocks."""
+"""The shipped self-repair tagger (memory/text/repair_tagger.py + repair_tagger.crfsuite) and the
+repairs read from its labels (memory/text/repairs.py), no mocks."""
 
 from __future__ import annotations
 
@@ -10,14 +11,8 @@ from importlib import resources
 import pytest
 
 from memory.text.quotes import normalise
-from memory.text.repairs import (
-    Repair,
-    english_parts_of_speech,
-    find_repairs,
-    meant_reading,
-    token_features,
-    tokenise,
-)
+from memory.text.repair_features import english_parts_of_speech, token_features, tokenise
+from memory.text.repairs import Repair, find_repairs, meant_reading
 from tests.conftest import EVAL_DIR
 
 # Hand-made, in Disfl-QA's manner (a question with one repair); not a pair of the data.
