@@ -34,8 +34,9 @@ from memory.search.chunking import content_hash
 from memory.store import note_ops
 from memory.store.llm_log import LoggedCall
 from memory.store.recordings import get_recording, list_segments
-from memory.text import entities
+from memory.text import entities, name_book
 from memory.text.doc import Doc
+from memory.text.names import NamedEntity
 from memory.text.relevance import STOPWORDS, chunk_count, stems, term_document_counts
 from models.catalogue import Role
 from models.chat import ChatModel
@@ -187,7 +188,7 @@ class Consolidation:
         """The names read again against the library's known names (once a run; stretches, entities
         and the stages after them use them)."""
         if not getattr(self, "_names_read", False):
-            book = entities.library_names(self.store, self.recording.id)
+            book = name_book.library_names(self.store, self.recording.id)
             self.entities = entities.doc_entities(self.doc, book)
             self._names_read = True
 
@@ -207,7 +208,7 @@ class Consolidation:
 
         def project_named(e: entities.Entity) -> bool:
             said = facts.context_stems(e.text)
-            person = isinstance(e, entities.NamedEntity) and e.label == "person"
+            person = isinstance(e, NamedEntity) and e.label == "person"
             return bool(said & named) and (not person or said <= named)
 
         kept = [e for e in self.entities if not (e.kind in entities.NAME_KINDS and project_named(e))]

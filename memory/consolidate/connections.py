@@ -30,7 +30,7 @@ import numpy as np
 from memory.search.connected import KEEP
 from memory.store.store import Store
 from memory.text.dates import MONTHS, DateResolver, date_interval, fact_dates
-from memory.text.entities import LABELS, common_word
+from memory.text.name_words import LABELS, common_word
 from memory.text.nlp import language_of
 
 NAME_KINDS = ("person", "organisation", "technology", "name")

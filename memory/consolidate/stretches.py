@@ -3,7 +3,7 @@
 A note wanders ("Oh, before I forget, Tessera, Oren moved our first workshop ..."; "Kurz zu
 Norrvik, ..."). An aside is the run of sentences about another project: it starts where the speaker
 names that project, or announces a change of topic and names one of its people or things (known
-from that project's notes: memory/text/entities.py `library_names`), while nothing of the note's own
+from that project's notes: memory/text/name_book.py `library_names`), while nothing of the note's own
 project is said; it goes on through the sentences that say more of that project or nothing of
 either, and ends where the speaker comes back ("back to Norrvik", "zurück zu Kranich") or says
 something of the own project again. Without such a return it ends at its last sentence about the
@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from memory.store.store import Store, now_iso
 from memory.text.dates import word_list
 from memory.text.doc import Doc
-from memory.text.entities import NAME_KINDS, Entity, NameBook, common_word, library_names
+from memory.text.entities import NAME_KINDS, Entity
+from memory.text.name_book import NameBook, library_names
+from memory.text.name_words import common_word
 
 MAX_QUIET = 2  # sentences saying nothing of either project that an aside may run through
 OPENING_WORDS = 6  # a project named this early in a sentence is what the sentence is about

@@ -8,14 +8,10 @@ from datetime import datetime
 
 from memory.store.recordings import Segment
 from memory.text.doc import Doc
-from memory.text.entities import (
-    NAME_KINDS,
-    NameBook,
-    NamedEntity,
-    common_word,
-    doc_entities,
-    sentence_entities,
-)
+from memory.text.entities import NAME_KINDS, doc_entities, sentence_entities
+from memory.text.name_book import NameBook
+from memory.text.name_words import common_word
+from memory.text.names import NamedEntity
 
 WHEN = datetime(2026, 4, 14, 9, 0)
 
