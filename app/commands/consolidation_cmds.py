@@ -82,7 +82,7 @@ def _facts(args: argparse.Namespace, ctx: CliContext) -> int:
 
 
 def _corrections(args: argparse.Namespace, ctx: CliContext) -> int:
-    from memory.consolidate.corrections import list_corrections
+    from memory.consolidate.correction_store import list_corrections
 
     found = list_corrections(ctx.library.store, recording_id=args.recording_id)
     if args.json:

@@ -31,9 +31,8 @@ from app.jobs.queue import JobContext, enqueue
 from app.library import Library
 from memory.consolidate import commitment_store as commitment_rows
 from memory.consolidate import connection_store as links
-from memory.consolidate import corrections as corr
+from memory.consolidate import correction_store, fact_store, state
 from memory.consolidate import digest as digests
-from memory.consolidate import fact_store, state
 from memory.consolidate import stretches as stretch_store
 from memory.store.clock import parse_time, to_store_time
 from memory.store.jobs import Job, open_job
@@ -178,7 +177,7 @@ class RecordingLayers:
     recording_id: int
     status: str
     facts: list[fact_store.Fact]
-    corrections: list[corr.StoredCorrection]
+    corrections: list[correction_store.StoredCorrection]
     stretches: list[stretch_store.Stretch]
     connections: list[links.Connection]
 
@@ -202,7 +201,7 @@ def recording_layers(library: Library, recording_id: int) -> RecordingLayers:
         rec.id,
         status,
         fact_store.list_facts(store, recording_id=recording_id),
-        corr.list_corrections(store, recording_id=recording_id),
+        correction_store.list_corrections(store, recording_id=recording_id),
         stretch_store.list_stretches(store, recording_id=recording_id),
         links.list_connections(store, recording_id=recording_id),
     )

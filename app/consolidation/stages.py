@@ -20,6 +20,7 @@ from memory.consolidate import (
     commitment_store,
     commitments,
     connection_store,
+    correction_store,
     digest,
     fact_model,
     fact_store,
@@ -177,11 +178,11 @@ class Consolidation:
         return [eff[s.idx] for s in self.doc.segments]
 
     def _correction_ids(self) -> list[int]:
-        return [c.id for c in corr.list_corrections(self.store, recording_id=self.recording.id)]
+        return [c.id for c in correction_store.list_corrections(self.store, recording_id=self.recording.id)]
 
     # --- stages -------------------------------------------------------------------------------------
     def _corrections(self) -> None:
-        corr.store_corrections(self.store, self.recording.id, self.corrections, self.doc)
+        correction_store.store_corrections(self.store, self.recording.id, self.corrections, self.doc)
         self.report.corrections = len(self.corrections)
 
     def _read_names(self) -> None:

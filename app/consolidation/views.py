@@ -23,7 +23,7 @@ from app.library import Library
 from app.recording_service import list_segments
 from memory.consolidate.commitment_store import Commitment
 from memory.consolidate.connection_store import Connection, Side
-from memory.consolidate.corrections import StoredCorrection
+from memory.consolidate.correction_store import StoredCorrection
 from memory.consolidate.digest import DigestItem
 from memory.consolidate.facts import Fact
 from memory.consolidate.stretches import Stretch

@@ -38,7 +38,7 @@ from app.settings import Settings
 from bench.evals.common import EvalSet, temporary_library
 from memory.consolidate import stretches
 from memory.consolidate.commitment_store import list_commitments
-from memory.consolidate.corrections import list_corrections
+from memory.consolidate.correction_store import list_corrections
 from memory.consolidate.fact_store import list_facts
 from memory.store import recordings
 from memory.text.quotes import normalise

@@ -31,7 +31,8 @@ from app.library import Library
 from bench.evals.common import EvalSet, temporary_library
 from bench.evals.consolidation_eval import Locator
 from bench.repair_labels import pair_kind, removed_mask
-from memory.consolidate.corrections import MIN_CONFIDENCE, Correction, find_corrections
+from memory.consolidate.correction_phrases import Correction
+from memory.consolidate.corrections import MIN_CONFIDENCE, find_corrections
 from memory.store import recordings
 from memory.text.doc import Doc
 from memory.text.quotes import normalise

@@ -1,14 +1,16 @@
 """Consolidation's layers over the raw words, built in the background after a note is stored; each
 points back at raw segments and never changes them.
 
-Modules: corrections (self-corrections), facts and fact_model (facts found by rules and by the chat
-model, checked alike), fact_store (facts and their validity), connections and connection_store
-(links between projects, judged by the user), commitments (who owes what to whom by when: English
-from the parse in commitment_english, German by rules, shared pieces in commitment_text) and
-commitment_store (stored, marked done by later notes, listed), digest (decisions, commitments, open
-questions), known_names (the names a project's notes say, for its transcriptions), stretches
-(parts of a note about another project), state (which stages are done for which version of a
-recording)."""
+Modules: corrections (self-corrections, found by all readers; the tagger's read here),
+correction_rules (the cue, retrace and contrast rules), correction_phrases (`Correction` and the
+phrases either side of its marker), correction_store (stored and listed), facts and fact_model
+(facts found by rules and by the chat model, checked alike), fact_store (facts and their
+validity), connections and connection_store (links between projects, judged by the user),
+commitments (who owes what to whom by when: English from the parse in commitment_english, German
+by rules, shared pieces in commitment_text) and commitment_store (stored, marked done by later
+notes, listed), digest (decisions, commitments, open questions), known_names (the names a
+project's notes say, for its transcriptions), stretches (parts of a note about another project),
+state (which stages are done for which version of a recording)."""
 
 __all__ = [
     "commitment_english",
@@ -17,6 +19,9 @@ __all__ = [
     "commitments",
     "connection_store",
     "connections",
+    "correction_phrases",
+    "correction_rules",
+    "correction_store",
     "corrections",
     "digest",
     "fact_model",

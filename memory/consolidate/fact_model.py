@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from memory.consolidate.corrections import Correction
+from memory.consolidate.correction_phrases import Correction
 from memory.consolidate.facts import CHANGE, FAMILY, FactIn, context_stems, hedged_ranges, overlaps
 from memory.text.doc import Doc, Sentence
 from memory.text.entities import sentence_entities

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from memory.consolidate.corrections import Correction
+from memory.consolidate.correction_phrases import Correction
 from memory.text.dates import MONTHS, NUMBER_WORDS, WEEKDAYS, DateResolver, fact_dates, word_list
 from memory.text.doc import Doc, Sentence, Span
 from memory.text.entities import Entity

@@ -34,7 +34,7 @@ from app.library import Library
 from app.paths import DataDir
 from app.search import ranking_options, search
 from bench.evals.ask_eval import quote_violations
-from memory.consolidate.corrections import list_corrections
+from memory.consolidate.correction_store import list_corrections
 from memory.search.hits import Hit
 from memory.store.llm_log import list_calls
 from memory.store.recordings import find_recording_by_external_id, get_recording, get_segments
