@@ -4,8 +4,9 @@ points back at raw segments and never changes them.
 Modules: corrections (self-corrections, found by all readers; the tagger's read here),
 correction_rules (the cue, retrace and contrast rules), correction_phrases (`Correction` and the
 phrases either side of its marker), correction_store (stored and listed), facts and fact_model
-(facts found by rules and by the chat model, checked alike), fact_store (facts and their
-validity), connections and connection_store (links between projects, judged by the user),
+(facts found by rules and by the chat model, checked alike; the rules read a sentence's values in
+fact_values and their attribute, subject and change in fact_attributes), fact_store (facts and
+their validity), connections and connection_store (links between projects, judged by the user),
 commitments (who owes what to whom by when: English from the parse in commitment_english, German
 by rules, shared pieces in commitment_text) and commitment_store (stored, marked done by later
 notes, listed), digest (decisions, commitments, open questions), known_names (the names a
@@ -24,8 +25,10 @@ __all__ = [
     "correction_store",
     "corrections",
     "digest",
+    "fact_attributes",
     "fact_model",
     "fact_store",
+    "fact_values",
     "facts",
     "known_names",
     "state",

@@ -15,7 +15,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from memory.consolidate.correction_phrases import Correction
-from memory.consolidate.facts import CHANGE, FAMILY, FactIn, context_stems, hedged_ranges, overlaps
+from memory.consolidate.fact_attributes import CHANGE
+from memory.consolidate.fact_values import overlaps
+from memory.consolidate.facts import FAMILY, FactIn, context_stems, hedged_ranges
 from memory.text.doc import Doc, Sentence
 from memory.text.entities import sentence_entities
 from memory.text.fact_parse import parsed

@@ -29,7 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from memory.consolidate.facts import PAST, REPLACES, Fact, FactIn, check_quote
+from memory.consolidate.fact_attributes import PAST, REPLACES
+from memory.consolidate.facts import Fact, FactIn, check_quote
 from memory.consolidate.stretches import list_stretches
 from memory.store.store import Store, now_iso
 from memory.text.dates import date_interval

@@ -1,0 +1,156 @@
+"""What a fact's value is about, and how it is said: its attribute, its subject, and whether it is
+said as a change.
+
+- the attribute (`attribute_of`): the words of the value's clause that say what it is (the path
+  from the value to its clause's head and the subjects, objects and compounds on it: "go-live",
+  "hiring plan implementation consultants", "owns data migration"), with the stems it is matched
+  on; who said or did it is not what the value is about. The stems carry marks for validity
+  (memory/consolidate/fact_store.py): PAST (the date of something that happened) and REPLACES
+  (a word of what a change replaces).
+- the subject: the project a sentence opens with, by a distinctive word of its name
+  (`project_mentions`: "Oh, Kranich, the board approved ..."), else the note's.
+- a change (`is_change`): said as one ("now", "moved to", "cut ... to", "approved", "jetzt":
+  CHANGE) and not as none ("stays", "still", "bleibt": NO_CHANGE).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory.consolidate.fact_values import INCREMENT, NOT_CONTEXT, Value
+from memory.text.doc import Doc
+from memory.text.fact_parse import (
+    ParsedSentence,
+    attribute_tokens,
+    counted_noun,
+    past_event,
+    pronoun_subject,
+    replaced_tokens,
+    word_of,
+)
+from memory.text.relevance import STOPWORDS
+from memory.text.stems import stem
+
+CHANGE = re.compile(
+    r"(?<!right )\bnow\b|\bnew\s+(?:[\w-]+\s+)?(?:date|deadline|target|budget|price|rate|plan|contact|owner|"
+    r"lead|head|version|timeline|schedule|figure|number|total|scope|vendor|supplier|provider|tool|system|name|"
+    r"time|day|venue|location)\b|\bmov(?:ed|ing|es?)\b|\bswitch(?:ed|ing|es)?\b|\bchang(?:ed|ing|es?)\b|"
+    r"\binstead\b|\bno\s+longer\b|\banymore\b|\b(?:is|are|was|were|now)\s+(?:\w+\s+)?(?:up|down)\s+to\b|"
+    r"['’]re\s+(?:\w+\s+)?(?:up|down)\s+to\b|\bput\s+(?:\S+\s+){0,4}?(?:up|down|back)\b|"
+    r"\b(?:gone|went|goes|come|came|comes)\s+(?:back\s+)?(?:up|down)\b|\bback\s+(?:up|down)\b|\braised?\b|"
+    r"\bincreased?\b|\breduced?\b|\bcut\b|\blowered\b|\bpushed\b|\bpostponed\b|\bdelayed\b|\bslipped\b|"
+    r"\bbrought\s+forward\b|\brescheduled\b|\breplac(?:ed|ing|es?)\b|\bgrown\b|\bdropp(?:ed|ing)\b|"
+    r"\bapproved\b|\bdecided\b|\bpulled\b|\bextended\b|\btak(?:en|es|ing)\s+over\b|"
+    r"\bhanded\s+over\b|\bsits\s+with\b|\bjetzt\b|\bnun\b|\binzwischen\b|\bmittlerweile\b|\bverschoben\b|"
+    r"\bstattdessen\b|\bab\s+sofort\b|\bgeändert\b|\bgenehmigt\b|\bbeschlossen\b|\bfreigegeben\b|\berhöht\b|"
+    r"\bgekürzt\b|\bgesenkt\b|\bumgestellt\b|\bneue[rnms]?\s+(?:termin|datum|frist|budget|preis|stand|"
+    r"zeitplan|ansprechpartner\w*)\b",
+    re.I,
+)
+NO_CHANGE = re.compile(
+    r"\b(?:stays?|stayed|still|remains?|remained|holding|unchanged|as\s+planned|as\s+before|bleibt|"
+    r"weiterhin|wie\s+geplant|unverändert|nach\s+wie\s+vor)\b",
+    re.I,
+)
+_WORDS = re.compile(r"[A-Za-zÄÖÜäöüß][\wÄÖÜäöüß]*(?:-[\wÄÖÜäöüß]+)*")
+ASIDE_OPENING_WORDS = 5  # an aside names its project in its first words
+ATTRIBUTE_WORDS = 5
+PAST = "~past"  # in a fact's context: the date of something that happened, which nothing supersedes
+REPLACES = "<"  # in a fact's context, before a stem: a word of what the change replaces ("from the day rate")
+
+
+def attribute_of(
+    ps: ParsedSentence,
+    doc: Doc,
+    v: Value,
+    clauses: list[tuple[int, int]],
+    people: set[str],
+    skip: Sequence[tuple[int, int]] = (),
+) -> tuple[str, set[str]]:
+    """(the attribute as words, the stems it is matched on); who said or did it is not what the value
+    is about ("Priya cut the hiring plan to two"). A clause whose subject is a pronoun ("the
+    languages have grown, it's now six") takes the nouns of the clause before. `skip`: doc ranges
+    whose words never name the attribute: self-corrections' markers ("no wait", "sorry") and the
+    sentence's other values ("the 13th, the 6th is the board meeting")."""
+    index = next((i for i, (a, b) in enumerate(clauses) if a <= v.start < b + 1), 0)
+    clause = clauses[index]
+    if ps.tokens is not None and (anchor := ps.anchor(v.start, v.end)) is not None:
+        value_ids = {t.i for t in ps.tokens_in(v.start, v.end)}
+        path = ps.path(anchor)
+        described = attribute_tokens(path, value_ids)
+        if v.kind == "count" and not any(w.lemma_.lower() == v.unit for w in described):
+            noun = counted_noun(anchor, value_ids)
+            if noun is not None:
+                described = sorted([*described, noun], key=lambda t: t.i)
+        chosen = [w for w in described if w.lemma_.lower() not in NOT_CONTEXT and w.lower_ not in people]
+        # A dislocated topic ("Key users, we're up to sixteen now") names what the value is.
+        root = path[-1]
+        for child in root.children:
+            if child.dep_ in ("dep", "npadvmod") and child.pos_ in ("NOUN", "PROPN") and child.i < anchor.i:
+                chosen += [t for t in child.subtree if t.pos_ in ("NOUN", "PROPN", "ADJ")]
+        if pronoun_subject(path) and index > 0:
+            a, b = clauses[index - 1]
+            chosen += [
+                t
+                for t in ps.tokens_in(a, b)
+                if t.pos_ in ("NOUN", "PROPN")
+                and t.lower_ not in people
+                and t.lemma_.lower() not in NOT_CONTEXT
+            ]
+        if v.kind == "number":  # a bare number is what its nouns say it is ("four at launch, languages")
+            chosen = [t for t in chosen if t.pos_ == "NOUN" or (t.pos_ == "PROPN" and t.i == 0)] or chosen
+        chosen = [w for w in chosen if not any(x <= ps.sentence.start + w.idx < y for x, y in skip)]
+        # matched on lemmas ("users", "user"), shown as said ("data freeze", not "datum freeze")
+        pairs = {word_of(t): word_of(t, surface=True) for t in chosen}
+        pairs = {w: shown for w, shown in pairs.items() if len(w) > 2 and w not in STOPWORDS}
+        marks = {PAST} if v.kind == "date" and past_event(path) else set()
+        marks |= {
+            REPLACES + stem(word_of(t)) for t in replaced_tokens(path, value_ids) if t.lower_ not in people
+        }
+        if v.rate:  # "1,150 euros a day" is a day rate
+            pairs |= {w: w for w in ["rate", *v.rate.split()[1:]]}
+        if pairs:
+            return " ".join(list(pairs.values())[:ATTRIBUTE_WORDS]), {stem(w) for w in pairs} | marks
+    language = ps.language
+    a, b = clause
+
+    def words(x: int, y: int) -> list[str]:
+        return [
+            w
+            for w in (m.group(0).lower() for m in _WORDS.finditer(doc.text[x:y]))
+            if w not in STOPWORDS and w not in NOT_CONTEXT and w not in people and len(w) > 2
+        ]
+
+    before, after = words(a, v.start), words(v.end, b)
+    nearest = before[-3:] or after[:3]
+    return " ".join(nearest), {stem(w, language) for w in before + after}
+
+
+def project_mentions(text: str, project_names: dict[int, str]) -> set[int]:
+    """Projects a sentence opens with, by a distinctive word of their name, capitalised, in its first
+    words ("Oh, Kranich, the board approved ...", "Quick Harrow thing, ..."): the sentence is an
+    aside about that project. A name said later in the sentence is only mentioned."""
+    text = " ".join(text.split()[:ASIDE_OPENING_WORDS])
+    found = set()
+    for pid, name in project_names.items():
+        for word in re.split(r"[-_\s]+", name):
+            if len(word) >= 4 and re.search(rf"\b{re.escape(word.capitalize())}\b", text):
+                found.add(pid)
+                break
+    return found
+
+
+def is_change(ps: ParsedSentence, doc: Doc, v: Value, clauses: list[tuple[int, int]], index: int) -> bool:
+    text = doc.text[clauses[max(0, index - 1)][0] : clauses[index][1]]
+    if NO_CHANGE.search(doc.text[clauses[index][0] : clauses[index][1]]):
+        return False
+    if not CHANGE.search(text):
+        return False
+    if ps.tokens is not None:  # "two new customers": new things, not a changed value
+        for t in ps.tokens_in(v.start, v.end):
+            if t.head.pos_ == "NOUN" and any(
+                c.dep_ == "amod" and c.lower_ in INCREMENT for c in t.head.children
+            ):
+                return bool(CHANGE.search(text.replace(" new ", " ")))
+    return True
