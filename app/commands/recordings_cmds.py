@@ -13,7 +13,9 @@ from app.ingest.recording_session import recover_at_start
 from app.jobs import queue as jobs_queue
 from app.jobs import worker as jobs_worker
 from memory.store import live_transcript, recordings
+from memory.store.jobs import Job, JobStatus
 from memory.store.projects import get_project
+from models.errors import VerbatimError
 
 ORDER = 21
 
@@ -143,6 +145,8 @@ def _retranscribe(args: argparse.Namespace, ctx: CliContext) -> int:
                 "jobs": [j.to_json() for j in finished],
             }
         )
+    elif args.run and (stopped := _stopped_transcription(finished, job_id)) is not None:
+        raise VerbatimError(_not_retranscribed(rec, stopped))
     elif args.run:
         ctx.print(f"recording {rec.id}: transcript {rec.transcript_version} is current ({rec.status});"
                   f" the earlier one is kept ('verbatim recordings versions {rec.id}')")  # fmt: skip
@@ -152,6 +156,26 @@ def _retranscribe(args: argparse.Namespace, ctx: CliContext) -> int:
             f" or the app); the current transcript is kept as an earlier version"
         )
     return 0 if all(j.status == "done" for j in finished) else 1
+
+
+def _stopped_transcription(finished: list[Job], job_id: int) -> Job | None:
+    return next((j for j in finished if j.id == job_id and j.status != JobStatus.DONE), None)
+
+
+def _not_retranscribed(rec: recordings.Recording, job: Job) -> str:
+    """One line: what failed, which transcript is current, what to do."""
+    what = "failed" if job.status == JobStatus.FAILED else "was cancelled"
+    why = " ".join((job.message or "no reason given").split())
+    earlier = job.payload.get("earlier_version")
+    if earlier is not None and rec.transcript_version == earlier:
+        kept = f"transcript {earlier} is still current, unchanged"
+    else:
+        kept = f"the note keeps the {rec.segments} lines it has"
+    return (
+        f"re-transcribing recording {rec.id} {what}: {why}; {kept};"
+        f" fix that, then 'verbatim jobs retry {job.id}' (or re-transcribe with another model:"
+        f" 'verbatim recordings retranscribe {rec.id} --model base')"
+    )
 
 
 def _versions(args: argparse.Namespace, ctx: CliContext) -> int:

@@ -169,3 +169,38 @@ def test_a_retranscription_cancelled_part_way_keeps_its_lines_and_resumes_when_r
     assert recordings.get_recording(library.store, rid).status == "indexed"
     assert [v.version for v in note_operations.transcript_versions(library, rid)] == [1]
     assert [s.raw_text for s in note_operations.version_segments(library, rid, 1)] == raw_before
+
+
+def test_a_retranscription_that_fails_under_run_says_what_failed_and_what_is_current_in_one_line(
+    library: Library, tmp_path: Path
+) -> None:
+    rid = _imported(tmp_path, NOTE, "becker.flac")
+    raw_before = _current(library, rid)
+
+    not_a_model = tmp_path / "not-a-model"  # a folder that looks like a model and does not load
+    not_a_model.mkdir()
+    (not_a_model / "model.bin").write_bytes(b"not a CTranslate2 model")
+    (not_a_model / "config.json").write_text("{}")
+    failed = run("recordings", "retranscribe", str(rid), "--model", str(not_a_model), "--run")
+    assert failed.code == 1 and failed.out == ""
+    [line] = failed.err.splitlines()
+    jobs = ok("jobs", "--json").json()["jobs"]
+    [job] = [j for j in jobs if j["kind"] == "transcribe" and j["status"] == "failed"]
+    assert line.startswith(
+        f"error: re-transcribing recording {rid} failed: cannot load the transcription model"
+    )
+    assert "transcript 1 is still current, unchanged" in line
+    assert f"'verbatim jobs retry {job['id']}'" in line and "--model base" in line
+    assert _current(library, rid) == raw_before
+
+    audio = library.data_dir.root / str(recordings.get_recording(library.store, rid).audio_path)
+    whole = audio.read_bytes()
+    audio.write_bytes(whole[:3000])  # the audio cut short: it cannot be read
+    failed = run("recordings", "retranscribe", str(rid), "--run")
+    assert failed.code == 1 and failed.out == ""
+    [line] = failed.err.splitlines()
+    assert f"error: re-transcribing recording {rid} failed: " in line
+    assert "is not audio Verbatim can read, or it is damaged" in line
+    assert "transcript 1 is still current, unchanged" in line
+    assert _current(library, rid) == raw_before
+    audio.write_bytes(whole)
