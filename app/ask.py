@@ -54,7 +54,7 @@ from memory.store.clock import parse_time, to_store_time
 from memory.store.llm_log import LoggedCall
 from memory.text.nlp import parse
 from memory.text.quotes import ClaimKind
-from memory.text.relevance import QuestionTerms, load_question_terms, stems
+from memory.text.relevance import QuestionTerms, load_question_terms, question_names, stems
 from models.catalogue import Role
 from models.chat import ChatModel
 from models.errors import InputError, ModelError
@@ -195,10 +195,9 @@ def ask(
 
 
 def _named_projects(library: Library, question: str, request: AskRequest) -> list[str]:
-    """Projects in scope whose name the question says ("at Millbrook … the Tidewater museum")."""
-    asked = {
-        stem for stem in stems(" ".join(w for w in question.split() if w[:1].isupper())) if len(stem) > 2
-    }
+    """Projects in scope whose name the question says ("at Millbrook … the Tidewater museum"): a word
+    of a project's name among the question's names (read by spaCy, memory/text/relevance.py)."""
+    asked = {stem for stem in question_names(question) if len(stem) > 2}
     every = project_store.list_projects(library.store, include_archived=request.include_archived)
     if request.projects:
         every = [p for p in every if p.name in request.projects or p.slug in request.projects]

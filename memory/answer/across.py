@@ -28,7 +28,7 @@ from memory.answer.context import ContextPassage
 from memory.search.connected import links_from_recordings
 from memory.store.store import Store
 from memory.text import nlp
-from memory.text.relevance import QuestionTerms, stems
+from memory.text.relevance import QuestionTerms, said_stems
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -104,7 +104,7 @@ def passages_across(
     for p in sorted(top, key=lambda p: (-p.support.coverage, p.rank)):
         if p.relevant or p.project_id in candidates:
             continue
-        if asked & stems(p.text) or linked & set(p.segment_ids):
+        if asked & said_stems(p.text) or linked & set(p.segment_ids):
             candidates[p.project_id] = p
     held = {p.project_id for p in top if p.relevant}
     if len(held | set(candidates)) < 2:

@@ -32,7 +32,7 @@ from memory.text.relevance import (
     QuestionTerms,
     content_words,
     coverage,
-    stems,
+    said_stems,
 )
 from memory.text.stems import stem, text_language
 
@@ -73,7 +73,7 @@ def _best_sentence(terms: QuestionTerms, passages: Sequence[ContextPassage]) -> 
     best = ("", 0.0, 0.0)
     for p in passages:
         for sentence in split_sentences(p.text):
-            found = coverage(terms, stems(sentence)).coverage
+            found = coverage(terms, said_stems(sentence)).coverage
             if found <= best[1]:
                 continue
             said = _pairs([stem(w, language) for w in content_words(sentence)])
@@ -107,7 +107,7 @@ def features(
         sentence_coverage=sentence_coverage,
         sentence_pairs=pairs,
         sentence_kind=float(kind_in(sentence, kind, terms)),
-        rarest_found=float(rarest is not None and rarest in stems(best.text)),
+        rarest_found=float(rarest is not None and rarest in said_stems(best.text)),
         coverage=best.support.coverage,
         names=best.support.names,
         coverage_second=ranked[1].support.coverage if len(ranked) > 1 else 0.0,

@@ -44,6 +44,7 @@ from memory.text.relevance import (
     coverage,
     has_answer_kind,
     project_mentions,
+    said_stems,
     stems,
 )
 
@@ -299,8 +300,10 @@ class Labeller:
                 continue
             for first, last in sentence_bounds(source):
                 sentence = source.span(first, last).text
-                if content <= stems(sentence):
-                    holding.append((coverage(self.terms, stems(sentence)).coverage, number, (first, last)))
+                if content <= said_stems(sentence):
+                    holding.append(
+                        (coverage(self.terms, said_stems(sentence)).coverage, number, (first, last))
+                    )
         if not holding:
             return None
         _, number, (first, last) = max(holding, key=lambda h: h[0])
@@ -319,7 +322,7 @@ class Labeller:
         span = with_reply(
             self.sources[passage.number], through_corrections(self.sources[passage.number], found)
         )
-        quote_support = coverage(self.terms, stems(span.text))
+        quote_support = coverage(self.terms, said_stems(span.text))
         key = (*span.segment_ids, span.first_token, span.last_token)
         self.repeated = self.repeated or key in self.seen
         if quote_support.coverage < self.gate.min_quote_support or key in self.seen:
@@ -342,7 +345,7 @@ def _inferred_reading(text: str, quote: str, passage: ContextPassage, terms: Que
     # in the model's reading, even when the number is somewhere else in the passage.
     if not set(_NUMBERS.findall(normalise(text))) <= set(_NUMBERS.findall(normalise(quote))):
         return None
-    allowed = stems(passage.text) | stems(" ".join(passage.context_words())) | stems(terms.raw)
+    allowed = said_stems(passage.text) | said_stems(" ".join(passage.context_words())) | stems(terms.raw)
     content = {stem for stem in stems(text) if stem not in _FUNCTION_STEMS}
     return text if content and content <= allowed else None
 
@@ -415,7 +418,7 @@ def best_sentence(terms: QuestionTerms, options: Sequence[str], *, names: bool =
     asked = set(terms.names) if names else set()
 
     def score(sentence: str) -> float:
-        said = stems(sentence)
+        said = said_stems(sentence)
         bonus = ANSWER_KIND_BONUS if has_answer_kind(sentence, kind, terms) else 0.0
         named = len(asked & said) / len(asked) if asked else 0.0
         return coverage(terms, said).coverage + named + bonus

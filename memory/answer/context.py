@@ -21,7 +21,7 @@ from memory.store import recordings
 from memory.store.recordings import Segment
 from memory.store.store import Store
 from memory.text.quotes import QuoteSource, QuoteSpan, SourceSegment, word_count
-from memory.text.relevance import QuestionTerms, Support, best_window, coverage, stems
+from memory.text.relevance import QuestionTerms, Support, best_window, coverage, said_stems, stems
 
 # Words that take back what was just said. Matched on lower-cased text near the start of a
 # segment, or anywhere inside a quote.
@@ -138,7 +138,7 @@ class ContextPassage:
 
     def anchors(self) -> set[str]:
         """Stems of the whole passage and its context: where a question's names may be found."""
-        return stems(" ".join([self.text, *self.context_words()]))
+        return said_stems(" ".join([self.text, *self.context_words()]))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -179,7 +179,7 @@ def _focus(segments: list[Segment], terms: QuestionTerms, max_words: int) -> lis
 
 
 def _overlap(terms: QuestionTerms, texts: Sequence[str], i: int) -> float:
-    return coverage(terms, stems(texts[i])).coverage if 0 <= i < len(texts) else -1.0
+    return coverage(terms, said_stems(texts[i])).coverage if 0 <= i < len(texts) else -1.0
 
 
 def _widen(store: Store, segments: list[Segment]) -> list[Segment]:
@@ -295,11 +295,11 @@ def passage_support(
     names = len(found) / len(terms.names) if terms.names else 1.0
     segments = passage.segments
     if not segments:
-        best = coverage(terms, stems(passage.text) | given)
+        best = coverage(terms, said_stems(passage.text) | given)
         return Support(best.coverage, names, best.matched)
     asked = passage.asked_speakers(terms.names)
     per_segment = [
-        stems(_statements(s.raw_text) if asked else s.raw_text)
+        said_stems(_statements(s.raw_text) if asked else s.raw_text)
         if not asked or passage.spoken_by(s, asked)
         else set()
         for s in segments

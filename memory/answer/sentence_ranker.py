@@ -27,7 +27,7 @@ from memory.answer.asked_kind import kind_in, question_kind
 from memory.answer.context import ContextPassage, has_correction, opens_with_correction
 from memory.answer.logistic import StandardisedLogistic, shipped
 from memory.text.quotes import word_count
-from memory.text.relevance import QuestionTerms, content_words, coverage, stems
+from memory.text.relevance import QuestionTerms, content_words, coverage, said_stems
 from memory.text.stems import stem, text_language
 
 WEIGHTS_FILE = "sentence_ranker.json"
@@ -80,11 +80,11 @@ def sentence_features(
     names = set(terms.names)
     out: list[list[dict[str, float]]] = []
     for passage, sentences in candidates:
-        found = [coverage(terms, stems(s)).coverage for s in sentences]
+        found = [coverage(terms, said_stems(s)).coverage for s in sentences]
         rows = []
         last = max(1, len(sentences) - 1)
         for i, sentence in enumerate(sentences):
-            said = stems(sentence)
+            said = said_stems(sentence)
             rows.append(
                 {
                     "coverage": found[i],

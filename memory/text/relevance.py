@@ -46,6 +46,20 @@ def stems(text: str) -> set[str]:
     return {stem(t.norm, language) for t in tokens(text)}
 
 
+def said_stems(text: str) -> set[str]:
+    """The stems a question's words are looked up in: `stems`, and for a text in German its words
+    stemmed the English way too. A consultant asks in English about notes dictated in German, whose
+    loanwords and names are the question's words ("Budget", "System", "Cloud"), and the German
+    stemmer cuts them otherwise ("budg" for "budget"). Only for looking up: counting the words two
+    texts share would count such a word twice."""
+    language = text_language(text)
+    words = [t.norm for t in tokens(text)]
+    found = {stem(w, language) for w in words}
+    if language != "en":
+        found |= {stem(w, "en") for w in words}
+    return found
+
+
 @dataclass(frozen=True)
 class QuestionTerms:
     """The words of a question that carry its meaning, with their weights.
@@ -215,7 +229,7 @@ def coverage(terms: QuestionTerms, window: set[str]) -> Support:
 
 def best_window(terms: QuestionTerms, texts: Sequence[str], *, width: int = 2) -> tuple[int, Support]:
     """The position whose window (that text and the next `width - 1`) covers the question best."""
-    per_text = [stems(t) for t in texts]
+    per_text = [said_stems(t) for t in texts]
     best, best_support = 0, Support(0.0, 1.0)
     for i in range(len(texts)):
         found = coverage(terms, set().union(*per_text[i : i + width]))
