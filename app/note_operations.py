@@ -3,7 +3,9 @@ another project, re-transcribe it, and make an earlier transcript current again.
 
 - Delete puts the note in the trash for TRASH_DAYS days: at once it leaves timelines, counts,
   search, answers, digests, commitments and connections (its derived rows are removed; its words,
-  edits and audio stay). Restore brings it back and the existing jobs rebuild what it had:
+  edits and audio stay). A transcription or re-transcription of the note, queued or under way,
+  waits in the queue (one under way pauses where it is) and goes on once the note is restored; its
+  other jobs stop. Restore brings it back and the existing jobs rebuild what it had:
   indexing here, consolidation queued. After TRASH_DAYS days (`purge_expired`, run at start-up and
   by `verbatim trash`) or "empty trash" it is gone for good: the recording and every row that
   points at it, its audio file, the cached vectors of its words, and the prompts and responses of
@@ -33,7 +35,7 @@ from memory.search.chunking import chunk_segments, chunk_text, content_hash
 from memory.store import note_ops
 from memory.store import recordings as store_recordings
 from memory.store.clock import parse_time, to_store_time
-from memory.store.jobs import Job, JobStatus, open_job
+from memory.store.jobs import Job, JobStatus, list_jobs, open_job
 from memory.store.note_ops import TRASH_DAYS, TranscriptVersion, VersionSegment
 from memory.store.projects import get_project
 from memory.store.recordings import Recording
@@ -50,6 +52,7 @@ __all__ = [
     "empty_trash",
     "list_trash",
     "move_recording",
+    "open_transcription",
     "purge_expired",
     "queue_consolidation",
     "restore_recording",
@@ -115,32 +118,45 @@ def queue_consolidation(library: Library, recording_id: int) -> None:
         )
 
 
-def _reindex(library: Library, recording_id: int) -> None:
+def _reindex(library: Library, recording_id: int, *, final: bool = True) -> None:
     from app.ingest.indexing import index_recording
 
     try:
-        index_recording(library, recording_id, final=True)
+        index_recording(library, recording_id, final=final)
     except VerbatimError as exc:  # start-up indexing (and `verbatim index`) catches up
         log.warning("recording %s not indexed yet: %s", recording_id, exc.message)
 
 
 # --- the trash ----------------------------------------------------------------------------------------
 def delete_recording(library: Library, recording_id: int) -> Recording:
-    """Put a note in the trash (restorable for TRASH_DAYS days). Returns it as trashed."""
+    """Put a note in the trash (restorable for TRASH_DAYS days). Returns it as trashed. Its
+    transcription or re-transcription, queued or under way, waits in the queue for the note's
+    restore (one under way pauses where it is); its other jobs stop (restore queues them again)."""
+    from app.ingest.transcription import KIND as TRANSCRIBE
+
     projects = _fact_projects(library, recording_id)
-    rec = note_ops.trash(library.store, recording_id)
+    rec = note_ops.trash(library.store, recording_id, waiting=(TRANSCRIBE,))
     _revalidate(library, projects)
     return rec
 
 
 def restore_recording(library: Library, recording_id: int) -> Recording:
-    """Take a note out of the trash; its index is rebuilt here, its consolidation is queued, and an
-    unfinished transcription is queued again (it resumes where it stopped)."""
+    """Take a note out of the trash. A transcription that waited for it runs again from where it
+    stopped (its passages so far searchable at once); a re-transcription cancelled while the note
+    was in the trash falls back now; otherwise its index is rebuilt here, its consolidation is
+    queued, and an unfinished transcription is queued again (it resumes where it stopped)."""
     from app.ingest.transcription import KIND as TRANSCRIBE
     from app.jobs.queue import enqueue
 
     store = library.store
     rec = note_ops.untrash(store, recording_id)
+    if open_job(store, TRANSCRIBE, recording_id) is not None:  # it waited: it indexes and consolidates
+        _reindex(library, recording_id, final=False)
+        store_recordings.set_status(store, recording_id, "queued", message="restored from the trash")
+        return store_recordings.get_recording(store, recording_id)
+    stopped = _stopped_in_trash(library, rec)
+    if stopped is not None and _fall_back(library, stopped):
+        return store_recordings.get_recording(store, recording_id)
     if rec.segments:
         _reindex(library, recording_id)
         queue_consolidation(library, recording_id)
@@ -148,6 +164,26 @@ def restore_recording(library: Library, recording_id: int) -> Recording:
         enqueue(library, TRANSCRIBE, recording_id=recording_id)
         store_recordings.set_status(store, recording_id, "queued", message="restored from the trash")
     return store_recordings.get_recording(store, recording_id)
+
+
+def _stopped_in_trash(library: Library, rec: Recording) -> Job | None:
+    """The re-transcription of a note that ended (cancelled, failed) while the note was in the trash,
+    without falling back then: the transcript it replaces is still current."""
+    from app.ingest.transcription import KIND as TRANSCRIBE
+
+    ended = list_jobs(library.store, statuses=(JobStatus.FAILED, JobStatus.CANCELLED), recording_id=rec.id)
+    for job in ended:  # newest first
+        if job.kind == TRANSCRIBE and "earlier_version" in job.payload:
+            return job if job.payload.get("version") == rec.transcript_version else None
+    return None
+
+
+def open_transcription(library: Library, recording_id: int) -> int | None:
+    """The id of the note's transcription job that is queued or running (in the trash: waiting)."""
+    from app.ingest.transcription import KIND as TRANSCRIBE
+
+    job = open_job(library.store, TRANSCRIBE, recording_id)
+    return job.id if job is not None else None
 
 
 def list_trash(library: Library) -> list[TrashedNote]:
@@ -261,8 +297,8 @@ def retranscribe(library: Library, recording_id: int, *, model: str | None = Non
 # --- a re-transcription that does not complete ------------------------------------------------------------
 def _replaced_version(library: Library, job: Job) -> tuple[Recording, int] | None:
     """The note of a re-transcription job and the version it replaced, when that version is still
-    kept and the note is not in the trash (a trashed note's jobs end with it; restoring it
-    transcribes it again)."""
+    kept and the note is not in the trash (one that ended while the note was in the trash falls
+    back when the note is restored)."""
     earlier = job.payload.get("earlier_version")
     if job.recording_id is None or not isinstance(earlier, int):
         return None

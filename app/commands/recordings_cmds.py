@@ -94,9 +94,11 @@ def _delete(args: argparse.Namespace, ctx: CliContext) -> int:
     if args.json:
         ctx.print_json({"recording": rec.to_json(), "purge_on": purge_on})
         return 0
+    waiting = note_operations.open_transcription(ctx.library, rec.id)
     ctx.print(
         f"recording {rec.id} is in the trash; it is deleted for good on {purge_on}"
         f" ('verbatim trash restore {rec.id}' brings it back)"
+        + (f"; its transcription (job {waiting}) waits there and runs once it is restored" if waiting else "")
     )
     return 0
 

@@ -49,8 +49,12 @@ def _restore(args: argparse.Namespace, ctx: CliContext) -> int:
         ctx.print_json({"restored": [r.to_json() for r in restored]})
         return 0
     for r in restored:
+        waiting = note_operations.open_transcription(ctx.library, r.id)
         ctx.print(
-            f"recording {r.id} is back in {r.project}; it is searchable again, and its consolidation"
+            f"recording {r.id} is back in {r.project}; its transcription (job {waiting}) runs from where it"
+            " stopped ('verbatim jobs run', or the app)"
+            if waiting
+            else f"recording {r.id} is back in {r.project}; it is searchable again, and its consolidation"
             " runs again ('verbatim jobs run', or the app)"
         )
     return 0

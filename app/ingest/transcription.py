@@ -24,7 +24,7 @@ from app.library import Library
 from capture.audio import inspect_audio
 from capture.transcriber import WINDOW, WorkerRequest
 from capture.worker_pool import give_back, shutdown_workers, take_worker
-from memory.store import live_transcript, recordings
+from memory.store import live_transcript, note_ops, recordings
 from memory.store.jobs import Job
 from memory.store.projects import Project, get_project_by_id
 from memory.store.recordings import SegmentIn
@@ -376,15 +376,25 @@ def run_job(library: Library, job: Job, context: JobContext) -> str:
     def progress(p: Progress) -> None:
         context.report(p.fraction, p.eta_seconds)
 
+    recording_id = job.recording_id
+
+    def in_trash() -> bool:  # at each message of the worker (they come in bursts): one row read
+        return note_ops.is_trashed(library.store, recording_id)
+
     model = job.payload.get("model")  # a re-transcription with another model (app.note_operations)
-    report = transcribe_recording(
-        library,
-        job.recording_id,
-        on_progress=progress,
-        cancelled=context.cancelled,
-        paused=lambda: not context.user_cancelled,  # the worker is stopping: the app is closing
-        model_path=resolve_model(library, str(model)) if model else None,
-    )
+    try:
+        report = transcribe_recording(
+            library,
+            recording_id,
+            on_progress=progress,
+            cancelled=lambda: context.cancelled() or in_trash(),
+            paused=lambda: not context.user_cancelled,  # the app is closing, or the note went to the trash
+            model_path=resolve_model(library, str(model)) if model else None,
+        )
+    except CancelledError:
+        if not context.user_cancelled and note_ops.is_trashed(library.store, recording_id):
+            raise CancelledError(note_ops.WAITS_IN_TRASH) from None  # paused: back in the queue, waiting
+        raise
     return f"{report.segments_added} segments, {report.speed:.1f}x real time"
 
 

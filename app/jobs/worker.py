@@ -75,8 +75,10 @@ def run_job(
     except CancelledError as exc:
         if context.user_cancelled:
             store_jobs.finish(library.store, job.id, JobStatus.CANCELLED, exc.message)
-        else:  # the app is closing: the job resumes at the next start
+        elif stop.is_set():  # the app is closing: the job resumes at the next start
             store_jobs.release(library.store, job.id, "paused while Verbatim was closed")
+        else:  # the runner paused itself (its note went to the trash): the job waits in the queue
+            store_jobs.release(library.store, job.id, exc.message)
     except VerbatimError as exc:
         store_jobs.finish(library.store, job.id, JobStatus.FAILED, str(exc))
     except Exception as exc:  # a bug: the job fails with a message, the worker carries on

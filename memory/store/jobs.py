@@ -113,8 +113,14 @@ def claim_next(
     kinds: Sequence[str] | None = None,
     recording_ids: Sequence[int] | None = None,
 ) -> Job | None:
-    """Take the oldest queued job (of these kinds / for these recordings) and mark it running."""
-    where, params = ["status = 'queued'"], list[object]()
+    """Take the oldest queued job (of these kinds / for these recordings) and mark it running. The
+    jobs of a note in the trash wait there until it is restored."""
+    where = [
+        "status = 'queued'",
+        "(recording_id IS NULL OR recording_id NOT IN"
+        " (SELECT id FROM recordings WHERE trashed_at IS NOT NULL))",
+    ]
+    params = list[object]()
     for column, values in (("kind", kinds), ("recording_id", recording_ids)):
         if values is not None:
             if not values:

@@ -124,21 +124,34 @@ def clear_derived(
         )
 
 
-def _stop_jobs(store: Store, recording_id: int) -> None:
-    """Queued jobs of the note go (they never started); running ones are asked to stop."""
+WAITS_IN_TRASH = "waits: the note is in the trash"
+
+
+def _stop_jobs(store: Store, recording_id: int, waiting: Sequence[str]) -> None:
+    """Queued jobs of the note go (they never started) and running ones are asked to stop, but for
+    the kinds in `waiting`: those stay, waiting (the queue does not run a trashed note's jobs; a
+    running one pauses itself) until the note is restored or deleted for good."""
+    kinds = tuple(waiting)
+    others = f" AND kind NOT IN ({', '.join('?' * len(kinds))})" if kinds else ""
     store.execute(
-        "DELETE FROM jobs WHERE recording_id = ? AND status = 'queued'",
-        (recording_id,),
+        f"DELETE FROM jobs WHERE recording_id = ? AND status = 'queued'{others}", (recording_id, *kinds)
     )
+    if kinds:
+        store.execute(
+            f"UPDATE jobs SET message = ? WHERE recording_id = ? AND status = 'queued'"
+            f" AND kind IN ({', '.join('?' * len(kinds))})",
+            (WAITS_IN_TRASH, recording_id, *kinds),
+        )
     for (job_id,) in store.rows(
-        "SELECT id FROM jobs WHERE recording_id = ? AND status = 'running'", (recording_id,)
+        f"SELECT id FROM jobs WHERE recording_id = ? AND status = 'running'{others}", (recording_id, *kinds)
     ):
         store_jobs.request_cancel(store, int(job_id))
 
 
 # --- the trash ------------------------------------------------------------------------------------------
-def trash(store: Store, recording_id: int) -> Recording:
-    """Put a note in the trash: out of every list, search and answer at once; restorable."""
+def trash(store: Store, recording_id: int, *, waiting: Sequence[str] = ()) -> Recording:
+    """Put a note in the trash: out of every list, search and answer at once; restorable. Its jobs
+    of the kinds in `waiting` wait for its restore; its other jobs stop."""
     with store.transaction():
         rec = _note(store, recording_id)
         if rec.trashed_at is not None:
@@ -149,7 +162,7 @@ def trash(store: Store, recording_id: int) -> Recording:
             )
         store.execute("UPDATE recordings SET trashed_at = ? WHERE id = ?", (now_iso(), recording_id))
         clear_derived(store, recording_id, keep_decisions=True)
-        _stop_jobs(store, recording_id)
+        _stop_jobs(store, recording_id, waiting)
         record(store, recording_id, "trashed", project_id=rec.project_id)
     return _note(store, recording_id)
 
@@ -160,6 +173,10 @@ def untrash(store: Store, recording_id: int) -> Recording:
         if rec.trashed_at is None:
             raise InputError(f"recording {recording_id} is not in the trash")
         store.execute("UPDATE recordings SET trashed_at = NULL WHERE id = ?", (recording_id,))
+        store.execute(
+            "UPDATE jobs SET message = NULL WHERE recording_id = ? AND status = 'queued' AND message = ?",
+            (recording_id, WAITS_IN_TRASH),
+        )
         record(store, recording_id, "restored", trashed_at=rec.trashed_at)
     return _note(store, recording_id)
 

@@ -204,3 +204,87 @@ def test_a_retranscription_that_fails_under_run_says_what_failed_and_what_is_cur
     assert "transcript 1 is still current, unchanged" in line
     assert _current(library, rid) == raw_before
     audio.write_bytes(whole)
+
+
+def _open_jobs(rid: int) -> list[dict]:
+    return [j for j in ok("jobs", "--open", "--json").json()["jobs"] if j["recording_id"] == rid]
+
+
+def test_a_queued_retranscription_waits_while_its_note_is_in_the_trash_and_runs_once_restored(
+    library: Library, tmp_path: Path
+) -> None:
+    rid = _imported(tmp_path, NOTE, "becker.flac")
+    raw_before = _current(library, rid)
+    job_id = ok("recordings", "retranscribe", str(rid), "--model", "base", "--json").json()["job_id"]
+
+    deleted = ok("recordings", "delete", str(rid)).out
+    assert f"its transcription (job {job_id}) waits there and runs once it is restored" in deleted
+    [waiting] = _open_jobs(rid)  # kept, with the model asked for
+    assert (waiting["id"], waiting["status"], waiting["payload"]["model"]) == (job_id, "queued", "base")
+    assert waiting["message"] == "waits: the note is in the trash"
+    assert [j for j in ok("jobs", "run", "--json").json()["jobs"] if j["recording_id"] == rid] == []
+    assert [j["status"] for j in _open_jobs(rid)] == ["queued"]  # the queue did not run it
+
+    restored = ok("trash", "restore", str(rid)).out
+    assert f"its transcription (job {job_id}) runs from where it stopped" in restored
+    [back] = _open_jobs(rid)
+    assert (back["id"], back["message"]) == (job_id, None)
+    ran = ok("jobs", "run", "--json").json()["jobs"]
+    assert [(j["id"], j["status"]) for j in ran if j["kind"] == "transcribe"] == [(job_id, "done")]
+    rec = recordings.get_recording(library.store, rid)
+    assert (rec.transcript_version, rec.model) == (2, "whisper-base")
+    assert [s.raw_text for s in note_operations.version_segments(library, rid, 1)] == raw_before
+    assert rid in {h["recording_id"] for h in ok("search", "rollout in June", "--json").json()["hits"]}
+
+
+def test_a_retranscription_cancelled_in_the_trash_falls_back_on_restore_and_emptying_takes_its_jobs(
+    library: Library, tmp_path: Path
+) -> None:
+    rid = _imported(tmp_path, NOTE, "becker.flac")
+    raw_before = _current(library, rid)
+    job_id = ok("recordings", "retranscribe", str(rid), "--json").json()["job_id"]
+    ok("recordings", "delete", str(rid))
+    ok("jobs", "cancel", str(job_id))  # the user gives up on it while the note is in the trash
+    ok("trash", "restore", str(rid))
+    rec = recordings.get_recording(library.store, rid)
+    assert (rec.transcript_version, rec.status) == (1, "indexed")
+    assert _current(library, rid) == raw_before
+    assert rid in {h["recording_id"] for h in ok("search", "rollout in June", "--json").json()["hits"]}
+
+    job_id = ok("recordings", "retranscribe", str(rid), "--json").json()["job_id"]
+    ok("recordings", "delete", str(rid))
+    ok("trash", "empty", str(rid))  # deleted for good: its waiting job goes with it
+    assert library.store.scalar("SELECT count(*) FROM jobs WHERE recording_id = ?", (rid,)) == 0
+    assert run("jobs", "retry", str(job_id)).code != 0
+
+
+def test_a_retranscription_under_way_when_its_note_is_trashed_pauses_and_resumes_once_restored(
+    library: Library, tmp_path: Path
+) -> None:
+    from app.jobs import worker as jobs_worker
+    from app.jobs.queue import JobEvent
+    from memory.store import jobs as store_jobs
+
+    rid = _imported(tmp_path, LONG, "long.flac")
+    raw_before = _current(library, rid)
+    job_id = note_operations.retranscribe(library, rid, model="base")
+    job = store_jobs.claim_next(library.store, worker=jobs_worker.worker_id(), kinds=["transcribe"])
+    assert job is not None and job.id == job_id
+
+    def trash_once_lines_are_in(event: JobEvent) -> None:  # the user deletes the note part-way
+        if _current(library, rid) and recordings.get_recording(library.store, rid).trashed_at is None:
+            note_operations.delete_recording(library, rid)
+
+    paused = jobs_worker.run_job(library, job, on_event=trash_once_lines_are_in)
+    assert (paused.status, paused.message) == ("queued", "waits: the note is in the trash")
+    made = _current(library, rid)
+    assert made and recordings.get_recording(library.store, rid).transcript_version == 2
+    assert jobs_worker.run_pending(library, kinds=["transcribe"]) == []  # it waits
+
+    note_operations.restore_recording(library, rid)
+    [done] = jobs_worker.run_pending(library, kinds=["transcribe"])
+    assert (done.id, done.status) == (job_id, "done")
+    finished = _current(library, rid)
+    assert finished[: len(made)] == made and len(finished) > len(made)  # resumed, not started again
+    assert {s.model for s in recordings.list_segments(library.store, rid)} == {"whisper-base"}
+    assert [s.raw_text for s in note_operations.version_segments(library, rid, 1)] == raw_before
