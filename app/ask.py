@@ -41,6 +41,7 @@ from memory.answer.answers import (
     judge_passages,
     prompt_sentences,
 )
+from memory.answer.asked_kind import frame_stems
 from memory.answer.claims import ClaimReader, claim_schema, sentences
 from memory.answer.commitment_answers import commitment_claims, commitment_question, matching_commitments
 from memory.answer.context import ContextPassage, focus_passage, passages_from_hits
@@ -242,7 +243,9 @@ def answer_hits(
     timings = {"retrieve_ms": (time.perf_counter() - started) * 1000, "first_token_ms": 0.0, "total_ms": 0.0}
     store = library.store
     scope = resolve_scope(library, request.projects, None, None, include_archived=request.include_archived)
-    terms = load_question_terms(store, question, scope.project_ids)
+    # The words that say what kind of thing answers ("the name of", "what time") are not words the
+    # answer says.
+    terms = load_question_terms(store, question, scope.project_ids).without(frame_stems(question))
     budget = request.word_budget or int(library.settings.ask_word_budget)
     passages = passages_from_hits(store, hits, terms, word_budget=budget)
     gate = request.gate or Gate()

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 from memory.text import nlp
 from memory.text.quotes import tokens
-from memory.text.relevance import QuestionTerms, has_answer_kind
+from memory.text.relevance import QuestionTerms, has_answer_kind, stem
 
 _OPENINGS = (
     # "What is the name of …" asks for a name as "who" does (a person or an organisation).
@@ -56,6 +56,25 @@ _GERMAN_RULE_KIND = {"time": "time", "amount": "number", "duration": "number", "
 def question_kind(question: str) -> str | None:
     """The kind of thing that answers the question (one of KINDS), when its opening says so."""
     return next((kind for kind, pattern in _OPENINGS if pattern.search(question)), None)
+
+
+def frame_stems(question: str) -> set[str]:
+    """Stems of the words of the question's opening that say what kind of thing answers it ("the
+    *name* of my contact", "what *time* is the presentation", "how *long*"): an answer says the
+    thing, not the word ("My contact at Helvion is Stefan Wegener"), so they are not words a passage
+    must say. A kind word that modifies a noun is not the frame ("what *day* rate did I agree")."""
+    for _kind, pattern in _OPENINGS:
+        found = pattern.search(question)
+        if found is None:
+            continue
+        opening = found.group(0)
+        words = {t.norm for t in tokens(opening)}
+        if nlp.language_of(question) != "de":
+            doc = nlp.parse(question)
+            within = [t for t in doc if t.idx < found.end() and t.lower_ in words]
+            words -= {t.lower_ for t in within if t.dep_ in ("compound", "amod") and t.head.i > t.i}
+        return {stem(w) for w in words}
+    return set()
 
 
 def kind_in(text: str, kind: str | None, terms: QuestionTerms) -> bool:

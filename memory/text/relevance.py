@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from memory.store import word_stats
 from memory.store.store import Store
@@ -79,6 +79,13 @@ class QuestionTerms:
     def content(self) -> list[str]:
         """Stems that must be found in the window (the names too, when the question is only names)."""
         return [s for s in self.weights if s not in self.names] or list(self.weights)
+
+    def without(self, dropped: Collection[str]) -> QuestionTerms:
+        """The same terms less the stems `dropped` (words an answer need not say)."""
+        if not set(dropped) & set(self.weights):
+            return self
+        weights = {s: w for s, w in self.weights.items() if s not in dropped}
+        return replace(self, weights=weights, names=self.names - set(dropped))
 
 
 def content_words(question: str) -> list[str]:

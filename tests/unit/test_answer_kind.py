@@ -3,10 +3,10 @@ sentence with the other candidates (memory/answer/answerability.py, memory/answe
 
 from __future__ import annotations
 
-from memory.answer.asked_kind import kind_in, question_kind
+from memory.answer.asked_kind import frame_stems, kind_in, question_kind
 from memory.answer.context import ContextPassage
 from memory.answer.sentence_ranker import FEATURES, sentence_features
-from memory.text.relevance import QuestionTerms, question_terms
+from memory.text.relevance import QuestionTerms, content_words, coverage, question_terms, stems
 
 
 def _terms(question: str) -> QuestionTerms:
@@ -17,6 +17,22 @@ def test_what_is_the_name_of_asks_for_a_name() -> None:
     assert question_kind("What is the name of my contact at Nordvang?") == "person"
     assert question_kind("What's the name of the forwarder?") == "person"
     assert question_kind("What is the plan for the name change?") is None
+
+
+def test_the_words_that_say_what_kind_answers_are_not_words_the_answer_must_say() -> None:
+    # Phrasings written for this test, in no development set.
+    assert "name" in frame_stems("What's the name of the caterer for the launch?")
+    assert "time" in frame_stems("What time does the auditor arrive on Friday?")
+    assert "often" in frame_stems("How often does the steering group meet?")
+    # a kind word that modifies a noun is what is asked about, not the frame
+    assert "day" not in frame_stems("What day rate did we settle on with the printer?")
+    assert frame_stems("Why did the vendor pull out?") == set()
+    question = "What's the name of the caterer for the launch?"
+    asked = question_terms(question, document_counts=dict.fromkeys(content_words(question), 1), documents=10)
+    terms = asked.without(frame_stems(question))
+    said = stems("The caterer for the launch is Hollis & Bean, booked for 120 people.")
+    assert coverage(terms, said).coverage == 1.0
+    assert coverage(asked, said).coverage < 0.8  # "name" is not said
 
 
 def test_a_name_the_small_model_files_under_another_type_still_answers_who() -> None:
