@@ -150,9 +150,11 @@ def restore_recording(library: Library, recording_id: int) -> Recording:
 
     store = library.store
     rec = note_ops.untrash(store, recording_id)
-    if open_job(store, TRANSCRIBE, recording_id) is not None:  # it waited: it indexes and consolidates
+    waited = open_job(store, TRANSCRIBE, recording_id)
+    if waited is not None:  # it goes on: it indexes the note when it ends, and consolidation follows
         _reindex(library, recording_id, final=False)
-        store_recordings.set_status(store, recording_id, "queued", message="restored from the trash")
+        if waited.status == JobStatus.QUEUED:  # (one restored before it paused itself is still running)
+            store_recordings.set_status(store, recording_id, "queued", message="restored from the trash")
         return store_recordings.get_recording(store, recording_id)
     stopped = _stopped_in_trash(library, rec)
     if stopped is not None and _fall_back(library, stopped):
