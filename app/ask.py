@@ -44,6 +44,7 @@ from memory.answer.answers import (
 from memory.answer.asked_kind import frame_stems
 from memory.answer.claims import ClaimReader, claim_schema, sentences
 from memory.answer.commitment_answers import commitment_claims, commitment_question, matching_commitments
+from memory.answer.connection_answers import connection_claims, matching_connections
 from memory.answer.context import ContextPassage, focus_passage, passages_from_hits
 from memory.answer.fact_answers import with_current_values
 from memory.answer.sentence_ranker import SentenceRanker, shipped_ranker
@@ -265,6 +266,8 @@ def answer_hits(
     if model is not None and probability is not None:
         found = decide(passages, probability >= model.threshold)
     answer = _commitments_answer(run, scope.project_ids)
+    if answer is None and across:
+        answer = _connections_answer(run, scope.project_ids)
     prompt = build_prompt(run) if found and answer is None else None
     run.timings["prompt_ready_ms"] = run.ms()
     if answer is None and prompt is not None:
@@ -296,6 +299,25 @@ def _commitments_answer(run: _Run, project_ids: Sequence[int] | None) -> Answer 
     # Each line cites its own words; the passages the search found for the question's words are
     # not what answers it, so none are shown beside it.
     return Answer(run.question, True, None, claims, [], run.timings, mode="commitments")
+
+
+def _connections_answer(run: _Run, project_ids: Sequence[int] | None) -> Answer | None:
+    """A question across projects is answered by what consolidation connected between them, when a
+    connection speaks to it (memory/answer/connection_answers.py): both sides quoted, and why they
+    meet; None when none does."""
+    found = matching_connections(
+        run.library.store,
+        run.terms,
+        min_support=run.gate.min_support,
+        project_ids=project_ids,
+        until=run.until,
+    )
+    if not found:
+        return None
+    claims = connection_claims(found)
+    for claim in claims:
+        run.emit(claim_text(claim))
+    return Answer(run.question, True, None, claims, [], run.timings, mode="connections")
 
 
 def decide(passages: list[ContextPassage], answerable: bool) -> bool:

@@ -9,7 +9,8 @@ answered from one project only. Here:
 - `asks_across_projects` reads the question's grammar (spaCy's parse): a word for an engagement
   (project, client, customer…) that is quantified beyond the one at hand ("other", "another",
   "more than one", "any of my", "both"), or the speaker's own past experience asked in the perfect
-  ("have I … before / ever / elsewhere"). It looks at roles in the sentence, not at phrasings:
+  ("have I … before / ever / elsewhere"), or spanned by a preposition ("across my projects",
+  "between clients"). It looks at roles in the sentence, not at phrasings:
   tests/unit/test_across.py checks it on phrasings that are in no development set.
 - `passages_across` (after the relevance gate): a question that spans projects names things that
   live in different projects, so a name is looked for in every project the passages come from, not
@@ -41,6 +42,8 @@ ENGAGEMENT_NOUNS = frozenset(_ENGAGEMENT_TEXT.split())
 # Determiners and adjectives that reach beyond the engagement at hand.
 _BEYOND_TEXT = "other another different several multiple both all every each various"
 BEYOND = frozenset(_BEYOND_TEXT.split())
+# Prepositions that span several engagements ("across my projects", "between clients").
+SPANNING = frozenset({"across", "between", "among", "amongst"})
 # Words that point at the speaker's past work when asked in the perfect ("have I … before?").
 _PAST_WORK_TEXT = "before ever previously elsewhere already"
 PAST_WORK = frozenset(_PAST_WORK_TEXT.split())
@@ -67,6 +70,8 @@ def asks_across_projects(question: str) -> bool:
             modifiers = {c.lower_ for c in token.children}
             if modifiers & BEYOND or "more" in {c.lower_ for c in token.subtree}:
                 return True  # "another project", "more than one client", "both clients"
+            if token.tag_ in ("NNS", "NNPS") and token.dep_ == "pobj" and token.head.lower_ in SPANNING:
+                return True  # "across my projects", "between clients"
             # "any of my clients", "which of my projects": a quantifier over the speaker's own
             if token.tag_ in ("NNS", "NNPS") and "my" in modifiers and token.head.lower_ in ("of", "my"):
                 return True

@@ -83,3 +83,28 @@ def in_spans(spoken_at: str, found: list[tuple[date, date]]) -> bool:
     except ValueError:
         return False
     return any(first <= day <= last for first, last in found)
+
+
+CalendarMention = tuple[int | None, int, int | None]  # (year, month, day) as said; None: not said
+
+
+def calendar_mentions(text: str) -> list[CalendarMention]:
+    """Each day or month the text names, as said: "on 10 September" (None, 9, 10), "in June 2026"
+    (2026, 6, None), "Thursday the 11th of June" (None, 6, 11)."""
+    found: list[tuple[tuple[int, int], CalendarMention]] = []
+    for pattern in _PATTERNS:
+        for m in pattern.finditer(text):
+            if any(a < m.end() and m.start() < b for (a, b), _ in found):
+                continue
+            groups = m.groupdict()
+            year = int(y) if (y := groups.get("y")) else None
+            day = int(d) if (d := groups.get("d")) else None
+            found.append(((m.start(), m.end()), (year, MONTHS[str(groups["m"]).lower()], day)))
+    return [mention for _, mention in found]
+
+
+def same_days(a: CalendarMention, b: CalendarMention) -> bool:
+    """Whether two mentions can name the same day: the same month, and the same day and year where
+    both say one ("June" meets "the 11th of June")."""
+    (ya, ma, da), (yb, mb, db) = a, b
+    return ma == mb and (da is None or db is None or da == db) and (ya is None or yb is None or ya == yb)

@@ -20,6 +20,8 @@ ACROSS = [
     "Has a different client asked for an ISO audit?",
     "Have I seen this outage anywhere else?",
     "Does any other engagement depend on the Azure migration?",
+    "Is the same vendor turning up across my projects?",
+    "Are there overlaps between clients in the rollout dates?",
     "Gab es das Problem schon mal bei einem anderen Kunden?",
     "Hat Frau Berger mit mehreren Projekten zu tun?",
 ]
@@ -32,6 +34,7 @@ ONE_PROJECT = [
     "Did I send the proposal already?",
     "Wann ist der Termin mit dem Kunden?",
     "What did Caroline say about her project last week?",
+    "What was agreed between the vendor and the client?",
 ]
 
 

@@ -1,0 +1,90 @@
+"""Questions across projects answered from what consolidation connected: the thing two projects share.
+
+"Have I come across Helga Voss on more than one project?", "Tessera has a new head of
+implementation: does that affect my other projects?", "Any scheduling conflicts on 10 September?":
+the words that answer are in two projects at once, and consolidation has already found them
+(memory/consolidate/connections.py: the same person, organisation, product or regulation, the same
+day while being somewhere), each side with its quote and segments. A passage search ranks all
+projects together and quotes the best-covering sentence, so such a question was answered from one
+side only.
+
+A connection answers a question asked across projects (memory/answer/across.py decides that) when
+- the question names the thing it shares ("Helga Voss", "NIS2"): its names, read by spaCy;
+- or one side's own words speak to the question as a relevant passage must (the gate's share of the
+  question's words, `Gate.min_support`, and every name the question says, around that side);
+- or it is a calendar clash on a day or month the question names.
+Dismissed connections never answer; both sides must have been said by the time asked, in projects
+asked about. Each side is quoted (stated, cited to its own segments), the reason the two meet is
+the connection's own reading (inferred, cited to both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from memory.answer.answers import Citation, Claim
+from memory.consolidate.connection_store import Connection, Side, list_connections
+from memory.search.asked_dates import calendar_mentions, same_days
+from memory.store.store import Store
+from memory.text.quotes import ClaimKind
+from memory.text.relevance import QuestionTerms, coverage, said_stems, stems
+
+MAX_CONNECTIONS = 3
+
+
+def _cite(side: Side) -> Citation:
+    return Citation(
+        0,
+        side.project,
+        side.recording_id,
+        side.spoken_at,
+        side.start,
+        side.end,
+        tuple(side.segment_ids),
+        side.quote,
+    )
+
+
+def _speaks_to(terms: QuestionTerms, side: Side, min_support: float) -> bool:
+    said = said_stems(" ".join([side.quote, side.project.replace("-", " "), side.title]))
+    return coverage(terms, said).coverage >= min_support and set(terms.names) <= said
+
+
+def matching_connections(
+    store: Store,
+    terms: QuestionTerms,
+    *,
+    min_support: float,
+    project_ids: Collection[int] | None = None,
+    until: str | None = None,
+) -> list[Connection]:
+    """The connections that answer the question (see the module's docstring), strongest first."""
+    asked_days = calendar_mentions(terms.raw)
+    found = []
+    for c in list_connections(store):
+        sides = (c.a, c.b)
+        if project_ids is not None and any(s.project_id not in project_ids for s in sides):
+            continue
+        if until is not None and any(s.spoken_at > until for s in sides):
+            continue
+        names = set(terms.names) & stems(c.shared)
+        day = c.kind == "calendar_clash" and any(
+            same_days(asked, shared) for asked in asked_days for shared in calendar_mentions(c.shared)
+        )
+        if names or day or any(_speaks_to(terms, s, min_support) for s in sides):
+            found.append(c)
+    return found[:MAX_CONNECTIONS]
+
+
+def connection_claims(connections: Sequence[Connection]) -> list[Claim]:
+    """Each connection's two quotes, stated and cited, then why they meet (inferred, cited to both)."""
+    claims: list[Claim] = []
+    seen: set[tuple[int, ...]] = set()
+    for c in connections:
+        for side in (c.a, c.b):
+            key = tuple(side.segment_ids)
+            if key not in seen:
+                seen.add(key)
+                claims.append(Claim(side.quote, ClaimKind.STATED, [_cite(side)], "connection"))
+        claims.append(Claim(c.rationale, ClaimKind.INFERRED, [_cite(c.a), _cite(c.b)], "connection"))
+    return claims
