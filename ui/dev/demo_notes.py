@@ -121,6 +121,7 @@ QUESTIONS = (
 )
 NOT_IN_NOTES = "Which hosting provider did we choose for Beacon?"
 OWED = "What do I owe Priya?"  # answered from the commitments consolidation found
+ACROSS = "Is Tomasz Wilk involved in more than one of my projects?"  # answered from a connection
 SEARCH = "redis cache"
 LIVE_SPEECH = (
     "Harbourline, a quick thought before the call. The dry run moves to Tuesday, because Priya is "

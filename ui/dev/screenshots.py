@@ -289,6 +289,14 @@ class Scenario:
         print(f"answer to {OWED!r}: {[(c.get('kind'), c.get('text')) for c in claims]}")
         self.shot("answer-commitments.png")
 
+    def answer_connections(self) -> None:
+        """A question across projects: what two projects share, quoted from both, and why they meet."""
+        from ui.dev.demo_notes import ACROSS
+
+        claims = self.ask(ACROSS).get("claims", [])
+        print(f"answer to {ACROSS!r}: {[(c.get('kind'), c.get('text')) for c in claims]}")
+        self.shot("answer-connections.png")
+
     def search(self) -> None:
         from ui.dev.demo_notes import SEARCH
 
@@ -435,6 +443,7 @@ ONLY = {
     "timeline": "timeline",
     "library-menu": "library_menu",
     "answer-commitments": "answer_commitments",
+    "answer-connections": "answer_connections",
 }
 
 
@@ -480,6 +489,7 @@ def main(argv: list[str] | None = None) -> int:
         scenario.commitments()
         scenario.answer()
         scenario.answer_commitments()
+        scenario.answer_connections()
         scenario.search()
         scenario.live_recording(server is not None)
         scenario.note_menu()
