@@ -63,7 +63,6 @@ HEDGE_SENTENCE = re.compile(
     r"wahrscheinlich|vermutlich|möglicherweise|ich\s+glaube|ich\s+denke)\b",
     re.I,
 )
-VALUE_KINDS = ("date", "amount", "count", "number", "percent", "person", "name", "status")
 FAMILY = {"date": "date", "amount": "amount", "count": "count", "percent": "percent", "person": "person"}
 FAMILY |= {
     "technology": "name",
@@ -72,7 +71,6 @@ FAMILY |= {
     "number": "number",
     "status": "status",
 }
-MIN_ATTRIBUTE_OVERLAP = 1.5  # kept for older callers: idf-weighted shared context
 QUOTE_MAX_WORDS = 40
 
 

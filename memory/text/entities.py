@@ -52,11 +52,6 @@ if TYPE_CHECKING:
 NAME_KINDS = ("person", "organisation", "technology", "name")  # Entity.kind of a name (facts, digest)
 
 
-def known_names(doc: Doc) -> set[str]:
-    """One-word names the doc uses inside a sentence (so its first word may be one too)."""
-    return {e.value for e in doc_entities(doc) if e.kind in NAME_KINDS and " " not in e.value}
-
-
 def _shifted(e: Entity, offset: int) -> Entity:
     return Entity(e.kind, e.text, e.start + offset, e.end + offset, e.value, e.unit, e.grain, e.explicit)
 

@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from memory.text.dates import Entity, Taken
-from memory.text.doc import Doc
 from memory.text.name_book import NameBook
 from memory.text.name_words import (
     CODE,
@@ -46,7 +45,6 @@ from memory.text.name_words import (
     name_word,
     stop_words,
 )
-from memory.text.nlp import language_of, parse
 from memory.text.relevance import stem
 
 if TYPE_CHECKING:
@@ -323,32 +321,6 @@ class DocNames:
 
 def lower_stems(texts: Iterable[str]) -> frozenset[str]:
     return frozenset(stem(m.group(0).lower()) for t in texts for m in re.finditer(r"\b[a-zäöüß][\w'’-]*", t))
-
-
-def lower_case_words(doc: Doc) -> frozenset[str]:
-    """Words the doc says in lower case somewhere: a capitalised one of these is a sentence's
-    first word, not a name."""
-    return frozenset(
-        m.group(0).strip("'’-")
-        for sentence in doc.sentences
-        for m in re.finditer(r"\b[a-zäöüß][\w'’-]*", sentence.text)
-    )
-
-
-def names(text: str, taken: Taken, known: set[str], common: frozenset[str] = frozenset()) -> list[Entity]:
-    """The names of one text (offsets in it), read by the English pipeline when it is English. `known`:
-    one-word names known from elsewhere; `common`: words said in lower case elsewhere."""
-    book = NameBook()
-    for word in known:
-        book.add(word[:1].upper() + word[1:], word, "name", 0)
-    tokens = parse(text) if language_of(text) == "en" else None
-    found = [(0, f) for f in sentence_names(text, tokens, book if known else None, taken)]
-    lower = lower_stems([text]) | frozenset(stem(w) for w in common)
-    out: list[Entity] = []
-    for e in DocNames(found, lower, book if known else None).entities():
-        out.append(with_text(e, text))
-        taken.take(e.start, e.end)
-    return out
 
 
 def with_text(e: NamedEntity, text: str) -> NamedEntity:
