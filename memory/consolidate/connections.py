@@ -33,7 +33,6 @@ from memory.text.dates import MONTHS, DateResolver, date_interval, fact_dates
 from memory.text.name_words import LABELS, common_word
 from memory.text.nlp import language_of
 
-NAME_KINDS = ("person", "organisation", "technology", "name")
 STORED_NAMES = (*LABELS, "technology")  # what the entities table calls names (technology: older rows)
 FEATURES = (
     "bias", "person", "organisation", "technology", "name", "amount", "date", "clash", "meaning", "words",

@@ -60,8 +60,7 @@ MARKER_PHRASES: tuple[tuple[str, ...], ...] = tuple(
     )
 )
 NO_POS = "-"  # a word without a part of speech (German text, or no parse)
-_WH = "what who whom whose when where which why how"
-WH_WORDS = frozenset(_WH.split())
+WH_WORDS = frozenset(("what", "who", "whom", "whose", "when", "where", "which", "why", "how"))
 
 WORD_PATTERN = re.compile(r"\d+(?:[,.]\d+)+|\w+(?:['’\-.]\w+)*")  # "3,468", "go-live", "it's"
 _GAP = re.compile(r"\W*")

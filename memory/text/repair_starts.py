@@ -27,14 +27,13 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, NamedTuple
 
-from memory.text.repair_features import KEEP, MARKER, MOVED, REPLACED, REPLACED_START, SOURCE
+from memory.text.repair_features import KEEP, MARKER, MOVED, REPLACED, REPLACED_START, SOURCE, WH_WORDS
 
 RANKER_FILE = "repair_starts.json"
 MAX_BACK = 8  # words before the marker a start is looked for (besides the sentence's first word)
 MAX_MOVED = 4  # words of a repair at the end of a sentence that may go in place of earlier words
 MAX_SOURCE = 4  # words such a repair may replace
 DISPLACED_REACH = 20  # words before the marker they may start
-_WH = frozenset(("what", "who", "whom", "whose", "when", "where", "which", "why", "how"))
 
 
 @dataclass(frozen=True)
@@ -243,15 +242,15 @@ def start_features(
     on("first_pos|after_pos=" + tags[start] + "|" + after_tag)
     if start > 0:
         on("before_pos|first_pos=" + before_tag + "|" + tags[start])
-    if lower[start] in _WH:
+    if lower[start] in WH_WORDS:
         on("first_wh")
-        if after in _WH:
+        if after in WH_WORDS:
             on("wh_both")
-    if start == 0 and after in _WH:
+    if start == 0 and after in WH_WORDS:
         on("restart_to_wh")
     # what is left: question words, repeated word pairs
     kept = [*lower[:start], *lower[r:]]
-    wh = sum(1 for w in kept if w in _WH)
+    wh = sum(1 for w in kept if w in WH_WORDS)
     on("kept_wh=" + _bucket(wh))
     pairs = list(itertools.pairwise(kept))
     on("kept_pair_repeats", float(len(pairs) - len(set(pairs))))
@@ -298,7 +297,7 @@ def displaced_features(
     shared = len(set(lower[i:j]) & set(lower[s.repair :]))
     if shared:
         f["d_shared_words=" + _bucket(shared)] = 1.0
-    if lower[i] in _WH:
+    if lower[i] in WH_WORDS:
         f["d_first_wh"] = 1.0
     if s.start < s.marker:
         f["d_crf_replaced"] = 1.0  # the CRF read it in place, with replaced words
