@@ -36,6 +36,7 @@ from memory.store import note_ops
 from memory.store.llm_log import LoggedCall
 from memory.store.recordings import get_recording, list_segments
 from memory.text import entities, name_book
+from memory.text.dates import Entity
 from memory.text.doc import Doc
 from memory.text.names import NamedEntity
 from memory.text.relevance import STOPWORDS, chunk_count, stems, term_document_counts
@@ -207,7 +208,7 @@ class Consolidation:
         # (a person named like the firm, "Ilse Kranich", still does).
         named = set().union(*(facts.context_stems(n.replace("-", " ")) for n in self.names.values()))
 
-        def project_named(e: entities.Entity) -> bool:
+        def project_named(e: Entity) -> bool:
             said = facts.context_stems(e.text)
             person = isinstance(e, NamedEntity) and e.label == "person"
             return bool(said & named) and (not person or said <= named)

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Literal
 
-from memory.text.dates import DateResolver, fact_dates, word_list
+from memory.text.dates import DateResolver, Entity, fact_dates, word_list
 from memory.text.doc import Doc, Sentence
-from memory.text.entities import Entity
 from memory.text.fact_parse import parsed
 
 Kind = Literal["commitment", "delivery"]

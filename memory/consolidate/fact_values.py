@@ -18,8 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from memory.text.dates import MONTHS, NUMBER_WORDS, WEEKDAYS, DateResolver, fact_dates, word_list
-from memory.text.entities import Entity
+from memory.text.dates import MONTHS, NUMBER_WORDS, WEEKDAYS, DateResolver, Entity, fact_dates, word_list
 from memory.text.fact_parse import ParsedSentence, counted_noun
 from memory.text.numbers import find_quantities
 from memory.text.relevance import STOPWORDS

@@ -47,9 +47,8 @@ from memory.consolidate.fact_values import (
     quantity_values,
     status_values,
 )
-from memory.text.dates import DateResolver
+from memory.text.dates import DateResolver, Entity
 from memory.text.doc import Doc, Sentence, Span
-from memory.text.entities import Entity
 from memory.text.fact_parse import parsed
 from memory.text.hedges import Assertion, read_value, sentence_hedges
 from memory.text.quotes import ClaimKind, QuoteSource, SourceSegment, tokens

@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memory.store.store import Store, now_iso
-from memory.text.dates import word_list
+from memory.text.dates import Entity, word_list
 from memory.text.doc import Doc
-from memory.text.entities import NAME_KINDS, Entity
+from memory.text.entities import NAME_KINDS
 from memory.text.name_book import NameBook, library_names
 from memory.text.name_words import common_word
 
