@@ -23,11 +23,11 @@ from typing import Any
 
 from memory.consolidate.commitment_text import MINE, Found
 from memory.store.store import Store, now_iso
-from memory.text.dates import word_list
 from memory.text.doc import Doc
+from memory.text.numbers import word_list
 from memory.text.quotes import tokens
-from memory.text.relevance import STOPWORDS, stem, stems
-from memory.text.stems import text_language
+from memory.text.relevance import STOPWORDS, stems
+from memory.text.stems import stem, text_language
 
 WINDOW = timedelta(days=365)  # how far apart a commitment and what marks it done (or repeats it) may be
 _TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "frau", "herr", "doktor"})

@@ -29,7 +29,7 @@ import numpy as np
 
 from memory.search.connected import KEEP
 from memory.store.store import Store
-from memory.text.dates import MONTHS, DateResolver, date_interval, fact_dates
+from memory.text.dates import MONTH_PATTERN, MONTHS, DateResolver, date_interval, fact_dates
 from memory.text.name_words import LABELS, common_word
 from memory.text.nlp import language_of
 
@@ -316,7 +316,7 @@ def _days_said(text: str, spoken_at: str) -> tuple[tuple[date, date], ...]:
     return tuple(out)
 
 
-_MONTH = re.compile(r"\b(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\b", re.I)
+_MONTH = re.compile(rf"\b(?:{MONTH_PATTERN})\b", re.I)
 
 
 def _overlap(a: SegmentRef, b: SegmentRef) -> int:

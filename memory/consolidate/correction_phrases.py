@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memory.text.dates import NUMBER_WORDS, WEEKDAYS
+from memory.text.dates import NUMBER_WORD_PATTERN, WEEKDAYS
 from memory.text.doc import Doc, Span
 from memory.text.entities import sentence_dates
 from memory.text.numbers import GERMAN_MONTHS
@@ -21,9 +21,7 @@ _CLAUSE_END = re.compile(
     r",(?!\d{3}\b)|[;!?]|\.(?!\d)(?!(?<=\d\.)\s+(?:" + "|".join(GERMAN_MONTHS) + r")\b)", re.I
 )
 _TRAILING_ACTUALLY = re.compile(r"[,\s]+(?:actually|eigentlich)\s*$", re.I)
-_NUMERIC = re.compile(
-    r"\d[\d,.]*|\b(?:" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b", re.I
-)
+_NUMERIC = re.compile(rf"\d[\d,.]*|\b(?:{NUMBER_WORD_PATTERN})\b", re.I)
 _NAME_WORD = re.compile(r"\b[A-ZÄÖÜ][\w'-]+")
 MAX_PHRASE_WORDS = 9
 

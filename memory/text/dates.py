@@ -20,13 +20,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from memory.text.numbers import german_number_words
-
-
-def word_list(text: str) -> list[str]:
-    """Words of a word list written as text."""
-    return text.split()
-
+from memory.text.numbers import german_number_words, word_list
 
 MONTHS = {
     **{m.lower(): i for i, m in enumerate(calendar.month_name) if m},
@@ -45,7 +39,7 @@ _UNITS = word_list(
 _TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 NUMBER_WORDS = {w: i for i, w in enumerate(_UNITS)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
 NUMBER_WORDS |= german_number_words() | {"dozen": 12}  # "elf", "dreiundzwanzig": text2num's values
-_MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
+MONTH_PATTERN = "|".join(sorted(MONTHS, key=len, reverse=True))
 _WEEKDAY = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
 NUMBER_WORD_PATTERN = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 ORDINAL_SUFFIX = r"(?:st|nd|rd|th)"
@@ -53,15 +47,16 @@ _WD = rf"(?:(?P<wd>{_WEEKDAY}),?\s+)?"
 
 _DATE_PATTERNS = [
     re.compile(
-        rf"\b{_WD}(?:the\s+)?(?P<d>\d{{1,2}}){ORDINAL_SUFFIX}?\s+(?:of\s+)?(?P<m>{_MONTH})\b(?:,?\s+(?P<y>\d{{4}}))?",
+        rf"\b{_WD}(?:the\s+)?(?P<d>\d{{1,2}}){ORDINAL_SUFFIX}?\s+(?:of\s+)?(?P<m>{MONTH_PATTERN})\b(?:,?\s+(?P<y>\d{{4}}))?",
         re.I,
     ),
     re.compile(
-        rf"\b{_WD}(?P<m>{_MONTH})\s+(?:the\s+)?(?P<d>\d{{1,2}}){ORDINAL_SUFFIX}?\b(?:,?\s+(?P<y>\d{{4}}))?",
+        rf"\b{_WD}(?P<m>{MONTH_PATTERN})\s+(?:the\s+)?(?P<d>\d{{1,2}}){ORDINAL_SUFFIX}?\b(?:,?\s+(?P<y>\d{{4}}))?",
         re.I,
     ),
     re.compile(
-        rf"\b{_WD}(?:(?:den|dem|am)\s+)?(?P<d>\d{{1,2}})\.\s*(?P<m>{_MONTH})\b(?:\s+(?P<y>\d{{4}}))?", re.I
+        rf"\b{_WD}(?:(?:den|dem|am)\s+)?(?P<d>\d{{1,2}})\.\s*(?P<m>{MONTH_PATTERN})\b(?:\s+(?P<y>\d{{4}}))?",
+        re.I,
     ),
     re.compile(r"\b(?P<y>\d{4})-(?P<mn>\d{2})-(?P<d>\d{2})\b"),
     re.compile(rf"\b(?P<wd>{_WEEKDAY}),?\s+(?:the\s+)?(?P<d>\d{{1,2}}){ORDINAL_SUFFIX}\b", re.I),
@@ -79,7 +74,7 @@ _WEEKDAY_ALONE = re.compile(
 )
 _MONTH_ALONE = re.compile(
     rf"\b(?P<pre>in|from|since|by|until|till|end\s+of|start\s+of|early|late|mid|ab|im|bis|ende)\s+"
-    rf"(?:the\s+)?(?:end\s+of\s+)?(?P<m>{_MONTH})\b",
+    rf"(?:the\s+)?(?:end\s+of\s+)?(?P<m>{MONTH_PATTERN})\b",
     re.I,
 )
 _YEAR = re.compile(r"(?<![\d,.])\b(?P<y>(?:19|20)\d{2})\b(?![\d,.]\d)")
@@ -377,7 +372,7 @@ _QUARTER = re.compile(
 )
 _MID_MONTH = re.compile(
     rf"\b(?P<pos>mid-?|middle\s+of\s+|mitte\s+|anfang\s+|ende\s+|beginning\s+of\s+|early\s+|late\s+)"
-    rf"(?P<m>{_MONTH})\b(?:\s+(?P<y>(?:19|20)\d{{2}}))?",
+    rf"(?P<m>{MONTH_PATTERN})\b(?:\s+(?P<y>(?:19|20)\d{{2}}))?",
     re.I,
 )
 _GERMAN_WEEK = re.compile(

@@ -15,9 +15,9 @@ import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from memory.text.dates import word_list
 from memory.text.doc import Doc, Sentence
 from memory.text.nlp import language_of, parse
+from memory.text.numbers import word_list
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

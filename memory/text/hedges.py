@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from memory.text.dates import word_list
 from memory.text.fact_parse import ParsedSentence, governor, parenthetical
+from memory.text.numbers import word_list
 
 if TYPE_CHECKING:
     from spacy.tokens import Token

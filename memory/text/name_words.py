@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memory.text.dates import MONTHS, WEEKDAYS, word_list
+from memory.text.dates import MONTHS, WEEKDAYS
 from memory.text.nlp import english
+from memory.text.numbers import word_list
 
 # What a name is, from spaCy's entity label. NORP (nationalities, groups) counts only when the name is
 # known otherwise: "German", "Swedish" are adjectives of every project.

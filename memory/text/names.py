@@ -45,7 +45,7 @@ from memory.text.name_words import (
     name_word,
     stop_words,
 )
-from memory.text.relevance import stem
+from memory.text.stems import stem
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc as SpacyDoc

@@ -32,7 +32,7 @@ _WORD = re.compile(r"\S+")
 
 
 def word_list(text: str) -> list[str]:
-    """Words of a word list written as text (memory.text.dates has the same; dates reads numbers)."""
+    """Words of a word list written as text."""
     return text.split()
 
 

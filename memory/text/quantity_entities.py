@@ -14,8 +14,8 @@ from memory.text.dates import (
     Entity,
     Taken,
     parse_number,
-    word_list,
 )
+from memory.text.numbers import word_list
 
 _NUMBER = re.compile(
     r"(?P<cur>[£$€])?\s?(?<![^\W\d_])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"

@@ -130,7 +130,8 @@ def _ratio(k: int, d: int) -> str:
     return "most" if 2 * k >= d else "some"
 
 
-def _bucket(distance: int) -> str:
+def bucket(distance: int) -> str:
+    """A distance in words as a feature value: 0-4 each, then 5-7 and 8+."""
     return str(distance) if distance <= 4 else ("5-7" if distance <= 7 else "8+")
 
 
@@ -237,19 +238,19 @@ def token_features(
         first_seen.setdefault(w, i)
         for j in range(i + 1, min(n, i + 1 + _REPEAT_WINDOW)):
             if lower[j] == w:
-                f.append("again=" + _bucket(j - i))
+                f.append("again=" + bucket(j - i))
                 break
         for j in range(i - 1, max(-1, i - 1 - _REPEAT_WINDOW), -1):
             if lower[j] == w:
-                f.append("before=" + _bucket(i - j))
+                f.append("before=" + bucket(i - j))
                 break
         m = next_marker[i]
         if m > i and m - i <= _MARKER_REACH:
-            f.append("mkR=" + _bucket(m - i))
+            f.append("mkR=" + bucket(m - i))
             r = after_run[i]
             if r >= 0:
                 rest = n - r
-                f.append("rest=" + _bucket(rest))
+                f.append("rest=" + bucket(rest))
                 if rest < m - i:
                     f.append("rest_shorter")
                 if m - i <= 6:
@@ -284,14 +285,14 @@ def token_features(
                     k = 1
                     while i + k < m and r + k < n and lower[i + k] == lower[r + k]:
                         k += 1
-                    f.append("eq_run=" + _bucket(k))
+                    f.append("eq_run=" + bucket(k))
                 elif w in lower[r : r + 4]:
                     f.append("in_rep")
                 if shapes[i] == shapes[r] and shapes[i] != "x":
                     f.append("shape_as_rep")
         p = prev_marker[i]
         if 0 <= p < i and i - p <= _MARKER_REACH:
-            f.append("mkL=" + _bucket(i - p))
+            f.append("mkL=" + bucket(i - p))
             b = before_run[i]
             if b >= 0:
                 f.append("b0=" + lower[b])
@@ -328,7 +329,7 @@ def token_features(
             for t in range(0, 7):
                 if r + t < n and lower[r + t] == w:
                     f.append("wrep_at=" + str(t))
-                    f.append("wrep_dt=" + _bucket(abs(d - t)))
+                    f.append("wrep_dt=" + bucket(abs(d - t)))
                     break
             if tags[i] in tags[r : r + 4]:
                 f.append("pos_in_rep")

@@ -27,7 +27,16 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, NamedTuple
 
-from memory.text.repair_features import KEEP, MARKER, MOVED, REPLACED, REPLACED_START, SOURCE, WH_WORDS
+from memory.text.repair_features import (
+    KEEP,
+    MARKER,
+    MOVED,
+    REPLACED,
+    REPLACED_START,
+    SOURCE,
+    WH_WORDS,
+    bucket,
+)
 
 RANKER_FILE = "repair_starts.json"
 MAX_BACK = 8  # words before the marker a start is looked for (besides the sentence's first word)
@@ -166,10 +175,6 @@ def relabel(labels: Sequence[str], s: Stretch, start: int) -> list[str]:
     return out
 
 
-def _bucket(k: int) -> str:
-    return str(k) if k <= 4 else ("5-7" if k <= 7 else "8+")
-
-
 def start_features(
     lower: Sequence[str],
     tags: Sequence[str],
@@ -194,13 +199,13 @@ def start_features(
     on("crf_gap", max(gap, -20.0))
     on("crf_best", 1.0 if gap >= -1e-9 else 0.0)
     on("crf_own", 1.0 if start == s.start else 0.0)
-    on("len=" + _bucket(d))
+    on("len=" + bucket(d))
     on("no_marker" if r == m else "marker")
     if start == s.floor:
         on("floor")
     if start == 0:
         on("first")
-        on("first_len=" + _bucket(d))
+        on("first_len=" + bucket(d))
     before = lower[start - 1] if start > 0 else "^"
     before_tag = tags[start - 1] if start > 0 else "^"
     after = lower[r] if r < n else "$"
@@ -213,7 +218,7 @@ def start_features(
     on("join3=" + before2 + "|" + before_tag + "|" + after_tag)
     on("join3r=" + before_tag + "|" + after_tag + "|" + after2)
     shift = start - s.start
-    on("from_crf=" + ("-" if shift < 0 else "+") + _bucket(abs(shift)))
+    on("from_crf=" + ("-" if shift < 0 else "+") + bucket(abs(shift)))
     if before == after:
         on("join_same_word")
     if start > 0 and before in lower[r : r + 3]:
@@ -226,7 +231,7 @@ def start_features(
     on("align_word", mw / d)
     on("align_pos", mp / d)
     on("align_word_n", min(mw, 4))
-    on("len&align=" + _bucket(d) + "|" + str(round(4 * mp / d)) + "|" + str(min(mw, 2)))
+    on("len&align=" + bucket(d) + "|" + str(round(4 * mp / d)) + "|" + str(min(mw, 2)))
     if r < n:
         if lower[start] == lower[r]:
             on("first_same_word")
@@ -251,7 +256,7 @@ def start_features(
     # what is left: question words, repeated word pairs
     kept = [*lower[:start], *lower[r:]]
     wh = sum(1 for w in kept if w in WH_WORDS)
-    on("kept_wh=" + _bucket(wh))
+    on("kept_wh=" + bucket(wh))
     pairs = list(itertools.pairwise(kept))
     on("kept_pair_repeats", float(len(pairs) - len(set(pairs))))
     rest = n - r
@@ -278,8 +283,8 @@ def displaced_features(
         "crf_gap": max(gap, -20.0),
         "crf_best": 1.0 if gap >= -1e-9 else 0.0,
         "displaced": 1.0,
-        "d_len=" + _bucket(k) + "|" + _bucket(moved): 1.0,
-        "d_gap=" + _bucket(s.marker - j): 1.0,
+        "d_len=" + bucket(k) + "|" + bucket(moved): 1.0,
+        "d_gap=" + bucket(s.marker - j): 1.0,
         "d_pos_first=" + src[0] + "|" + rep[0]: 1.0,
         "d_pos_last=" + src[-1] + "|" + rep[-1]: 1.0,
         "d_before=" + (tags[i - 1] if i > 0 else "^"): 1.0,
@@ -296,7 +301,7 @@ def displaced_features(
         f["d_last_same_word"] = 1.0
     shared = len(set(lower[i:j]) & set(lower[s.repair :]))
     if shared:
-        f["d_shared_words=" + _bucket(shared)] = 1.0
+        f["d_shared_words=" + bucket(shared)] = 1.0
     if lower[i] in WH_WORDS:
         f["d_first_wh"] = 1.0
     if s.start < s.marker:
