@@ -41,7 +41,7 @@ from memory.answer.answers import (
     judge_passages,
     prompt_sentences,
 )
-from memory.answer.asked_kind import frame_stems
+from memory.answer.asked_kind import frame_stems, lacks_asked_kind
 from memory.answer.claims import ClaimReader, claim_schema, sentences
 from memory.answer.commitment_answers import commitment_claims, commitment_question, matching_commitments
 from memory.answer.connection_answers import connection_claims, matching_connections
@@ -268,6 +268,8 @@ def answer_hits(
     answer = _commitments_answer(run, scope.project_ids)
     if answer is None and across:
         answer = _connections_answer(run, scope.project_ids)
+    if found and answer is None and _lacks_asked_kind(run):
+        found = False
     prompt = build_prompt(run) if found and answer is None else None
     run.timings["prompt_ready_ms"] = run.ms()
     if answer is None and prompt is not None:
@@ -318,6 +320,18 @@ def _connections_answer(run: _Run, project_ids: Sequence[int] | None) -> Answer 
     for claim in claims:
         run.emit(claim_text(claim))
     return Answer(run.question, True, None, claims, [], run.timings, mode="connections")
+
+
+def _lacks_asked_kind(run: _Run) -> bool:
+    """The sentences an answer would quote (the extractive choice, also what the model is checked
+    against) do not say the kind of thing asked for (memory/answer/asked_kind.py)."""
+    quotes = extractive_claims(
+        run.passages, run.terms, max_claims=EXTRACTIVE_CLAIMS, per_project=run.across, ranker=run.ranker
+    )
+    voices = max((len(p.speakers) for p in run.passages if p.relevant), default=0)
+    stated = [c.text for c in quotes if c.kind == ClaimKind.STATED]
+    projects = sorted({p.project for p in run.passages if p.relevant})
+    return lacks_asked_kind(run.question, run.terms, stated, voices, projects)
 
 
 def decide(passages: list[ContextPassage], answerable: bool) -> bool:

@@ -1,0 +1,75 @@
+"""An answer must say the kind of thing asked for, in notes spoken by one voice: "Who are the
+interpreters?" is not answered by a sentence that speaks of the interpreters without naming one
+(memory/answer/asked_kind.py `lacks_asked_kind`). Notes and questions written for this test."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from app.ask import AskRequest, ask
+from app.library import Library
+from memory.answer.asked_kind import lacks_asked_kind
+from memory.text.relevance import question_terms
+from tests.conftest import require_models
+from tests.support.consolidation_corpus import imported_library
+
+ASKED = "2026-05-01T09:00:00"
+NOTES = [
+    (
+        "gallery:1",
+        "Northgate Gallery",
+        "Gallery audio tour",
+        "2026-04-14T09:00:00",
+        [
+            "Northgate Gallery, notes on the audio tour after the call with the curator.",
+            "I still have to send the scratch recording so the interpreters can hear the pacing.",
+            "The sound engineer for the English track is Marta Kowalczyk, she starts next week.",
+            "The printing of the floor leaflets will cost about four thousand pounds.",
+            "The gallery wants the Danish track as well, the budget for it is not settled.",
+        ],
+    ),
+]
+
+
+def _terms(question: str):  # type: ignore[no-untyped-def]
+    return question_terms(question, document_counts={}, documents=10)
+
+
+def test_a_quote_without_the_kind_asked_for_lacks_it() -> None:
+    question = "Who are the interpreters for the Danish track?"
+    quote = "I still have to send the scratch recording so the interpreters can hear the pacing."
+    assert lacks_asked_kind(question, _terms(question), [quote], voices=1)
+    named = "The interpreter for the Danish track is Søren Holm, booked for June."
+    assert not lacks_asked_kind(question, _terms(question), [named], voices=1)
+    # in a conversation the answer is often said by reference or in the next turn: not asked
+    assert not lacks_asked_kind(question, _terms(question), [quote], voices=2)
+    # a kind not checked ("when") is never asked for
+    assert not lacks_asked_kind("When do the interpreters start?", _terms("x"), [quote], voices=1)
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    require_models()
+    with imported_library(tmp_path_factory.mktemp("ask-kind"), NOTES) as lib:
+        yield lib
+
+
+@pytest.mark.slow  # a library indexed with the embedding model
+def test_a_name_asked_for_and_not_said_is_not_in_your_notes(library: Library) -> None:
+    missing = ask(library, AskRequest("Who are the interpreters for the gallery?", as_of=ASKED, no_llm=True))
+    assert not missing.answer_found
+    assert any("interpreters" in p.text for p in missing.passages)  # the nearest passage is shown
+    named = ask(library, AskRequest("Who is the sound engineer for the gallery?", as_of=ASKED, no_llm=True))
+    assert named.answer_found and "Marta Kowalczyk" in named.stated[0].text
+
+
+@pytest.mark.slow
+def test_an_amount_asked_for_and_not_said_is_not_in_your_notes(library: Library) -> None:
+    missing = ask(
+        library, AskRequest("How much is the budget for the Danish track?", as_of=ASKED, no_llm=True)
+    )
+    assert not missing.answer_found
+    said = ask(library, AskRequest("How much will the floor leaflets cost?", as_of=ASKED, no_llm=True))
+    assert said.answer_found and "four thousand pounds" in said.stated[0].text
