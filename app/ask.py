@@ -41,11 +41,12 @@ from memory.answer.answers import (
     judge_passages,
     prompt_sentences,
 )
-from memory.answer.asked_kind import frame_stems, lacks_asked_kind
+from memory.answer.asked_kind import frame_stems, lacks_asked_kind, question_kind
 from memory.answer.claims import ClaimReader, claim_schema, sentences
 from memory.answer.commitment_answers import commitment_claims, commitment_question, matching_commitments
 from memory.answer.connection_answers import connection_claims, matching_connections
 from memory.answer.context import ContextPassage, focus_passage, passages_from_hits
+from memory.answer.date_readings import with_date_readings
 from memory.answer.fact_answers import with_current_values
 from memory.answer.sentence_ranker import SentenceRanker, shipped_ranker
 from memory.search.hits import Hit
@@ -375,6 +376,8 @@ def _answer(run: _Run, prompt: ModelPrompt, no_llm: bool, model_path: Path | Non
     # A value a later note superseded is preceded by the current one; a current value says what
     # it replaced, and when (consolidation's facts: memory.answer.fact_answers).
     claims = with_current_values(run.library.store, claims, until=run.until)
+    if question_kind(run.question) == "time":  # "when": the days a quote says, as calendar days
+        claims = with_date_readings(claims)
     for claim in claims:
         if claim not in streamed:
             run.emit(claim_text(claim))

@@ -10,6 +10,7 @@ import pytest
 from app.ask import AskRequest, ask
 from app.library import Library
 from bench.evals.ask_eval import quote_violations
+from memory.text.quotes import ClaimKind
 from tests.conftest import require_models
 from tests.support.consolidation_corpus import imported_library
 
@@ -36,6 +37,16 @@ NOTES = [
             "Harbour payroll export still drops the overtime column.",
             "The finance team checks the export every morning.",
             "The payroll runs of June 2026 and of July 2026 both go through the new export.",
+        ],
+    ),
+    (
+        "quarry:1",
+        "Quarry Lane",
+        "Quarry Lane site visit",
+        "2026-06-20T16:00:00",
+        [
+            "Quarry Lane site visit, the weather held for once.",
+            "The crew poured the foundations for the second block yesterday.",
         ],
     ),
 ]
@@ -73,3 +84,13 @@ def test_the_words_of_a_month_asked_about_are_said_by_a_note_spoken_then(library
     # asked about a month in which no Tessera note was spoken, the same words do not answer
     later = AskRequest("What will Oren send in July 2026?", as_of="2026-07-20T09:00:00", no_llm=True)
     assert not ask(library, later).answer_found
+
+
+def test_a_when_question_gets_the_day_a_relative_quote_means(library: Library) -> None:
+    question = "When were the foundations for the second block poured at Quarry Lane?"
+    answer = ask(library, AskRequest(question, as_of="2026-07-01T09:00:00", no_llm=True))
+    assert answer.answer_found
+    assert "poured the foundations for the second block yesterday" in answer.stated[0].text
+    inferred = [c.text for c in answer.claims if c.kind == ClaimKind.INFERRED]
+    assert "“yesterday”, said on Saturday 20 June 2026: Friday 19 June 2026." in inferred
+    assert quote_violations(library.store, answer) == 0
