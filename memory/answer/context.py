@@ -21,7 +21,7 @@ from memory.store import recordings
 from memory.store.recordings import Segment
 from memory.store.store import Store
 from memory.text.quotes import QuoteSource, QuoteSpan, SourceSegment, word_count
-from memory.text.relevance import QuestionTerms, Support, best_window, coverage, said_stems, stems
+from memory.text.relevance import STOPWORDS, QuestionTerms, Support, best_window, coverage, said_stems, stems
 
 # Words that take back what was just said. Matched on lower-cased text near the start of a
 # segment, or anywhere inside a quote.
@@ -298,8 +298,9 @@ def passage_support(
         best = coverage(terms, said_stems(passage.text) | given)
         return Support(best.coverage, names, best.matched)
     asked = passage.asked_speakers(terms.names)
+    others = [sp for sp in passage.speakers if not (stems(sp) & asked)]
     per_segment = [
-        said_stems(_statements(s.raw_text) if asked else s.raw_text)
+        said_stems(_statements(s.raw_text, others) if asked else s.raw_text)
         if not asked or passage.spoken_by(s, asked)
         else set()
         for s in segments
@@ -313,16 +314,38 @@ def passage_support(
     return best
 
 
-_QUESTION_SENTENCE = re.compile(r"[^.!?…]*\?+")
 _ADDRESSEE = re.compile(
     r"\b(?:you|your|yours|yourself|yourselves|du|dich|dir|dein\w*|ihr|euch|euer\w*)\b", re.I
 )
 
 
-def _statements(text: str) -> str:
-    """The text without the questions it asks the other person (a sentence that ends with a
-    question mark and says "you"): those are about the one asked."""
-    return _QUESTION_SENTENCE.sub(lambda m: " " if _ADDRESSEE.search(m.group(0)) else m.group(0), text)
+def _statements(text: str, others: Sequence[str] = ()) -> str:
+    """The text less what the speaker says about the other person (`others`: the other speakers of
+    the passage): the questions it asks them (a sentence that ends with a question mark and says
+    "you"), and, with one other person, a sentence that turns to them (names them, or says "your")
+    and says nothing of the speaker ("That charity race sounds great, Mel!", "Your store looks
+    great"): those are about the other person. A plain "you" without a question mark is often
+    anyone ("you write up a proposal and give it to people"), so it alone turns to no one."""
+    return _SENTENCE.sub(lambda m: " " if _about_other(m.group(0), others) else m.group(0), text)
+
+
+_SENTENCE = re.compile(r"[^.!?…]+[.!?…]*")
+_SPEAKER_WORDS = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|us|our|ours)\b", re.I)
+_YOUR = re.compile(r"\byours?\b", re.I)
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]+")
+
+
+def _about_other(sentence: str, others: Sequence[str]) -> bool:
+    if sentence.rstrip().endswith("?") and _ADDRESSEE.search(sentence):
+        return True
+    if len(others) != 1 or _SPEAKER_WORDS.search(sentence):
+        return False
+    if _YOUR.search(sentence):
+        return True
+    # The other person named: their first name or a shortening of it ("Mel" for Melanie).
+    first = (others[0].split() or [""])[0].lower()
+    said = {w.lower() for w in _CAPITALISED.findall(sentence)}
+    return len(first) >= 3 and any(len(w) >= 3 and w not in STOPWORDS and first.startswith(w) for w in said)
 
 
 # --- sentences and self-corrections inside a passage -----------------------------------------------

@@ -55,3 +55,27 @@ def test_the_quote_is_the_words_of_the_person_asked_about() -> None:
     [claim] = extractive_claims([chat], terms)
     assert claim.text.startswith("The charity race made me see")
     assert claim.citations[0].segment_ids == (2,)
+
+
+def test_words_that_turn_to_the_other_person_are_about_them() -> None:
+    # Turns written for this test: Priya reacts to Tomasz's news; the question is about Priya.
+    question = "What did Priya think of her new bakery?"
+    reaction = _passage(
+        ("Tomasz", "I finally opened the bakery last week."),
+        ("Priya", "Tom, the new bakery looks amazing."),
+    )
+    assert _support(question, reaction) < 0.5  # she names him: about his bakery
+    yours = _passage(("Tom", "Look, the bakery!"), ("Priya", "Your new bakery looks amazing."))
+    assert _support(question, yours) < 0.5
+    # her own words about her own bakery count, even when she names him
+    own = _passage(("Tom", "How is it going?"), ("Priya", "Tom, I think my new bakery is amazing."))
+    assert _support(question, own) >= 0.5
+
+
+def test_a_plain_you_is_often_anyone_and_turns_to_no_one() -> None:
+    question = "What did Priya say about writing a proposal?"
+    generic = _passage(
+        ("Priya", "So you write a proposal and you send it to people before the meeting."),
+        ("Tom", "Right."),
+    )
+    assert _support(question, generic) >= 0.5
