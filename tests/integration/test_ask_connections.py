@@ -10,39 +10,30 @@ dismissed, does not answer from connections; every quote is raw words.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
 import pytest
 
 from app.ask import AskRequest, ask
 from app.consolidation.service import consolidate
-from app.ingest.imports import import_corpus
 from app.library import Library
-from app.paths import DataDir
 from bench.evals.ask_eval import quote_violations
 from memory.answer.answers import Claim
 from memory.consolidate.connection_store import list_connections, set_verdict
 from memory.text.quotes import ClaimKind
-from tests.conftest import MODELS_DIR, require_models
+from tests.conftest import require_models
+from tests.support.consolidation_corpus import imported_library
 
 pytestmark = pytest.mark.slow  # a library indexed with the embedding model, built once
 
 ASKED = "2026-05-20T09:00:00"
 
 
-def _note(note_id: str, project: str, spoken_at: str, lines: list[str]) -> dict[str, object]:
-    segments = [
-        {"id": f"{note_id}:{i + 1}", "start": 5.0 * i, "end": 5.0 * i + 4.8, "text": line}
-        for i, line in enumerate(lines)
-    ]
-    return {"id": note_id, "project": project, "title": note_id, "spoken_at": spoken_at, "segments": segments}
-
-
 NOTES = [
-    _note(
+    (
         "alder-1",
         "Alder Hospital",
+        "Alder kickoff",
         "2026-04-02T09:00:00",
         [
             "Notes from the Alder Hospital kickoff, the rostering system has to go live before the winter.",
@@ -51,9 +42,10 @@ NOTES = [
             "The wards still print their rotas on paper every Sunday night.",
         ],
     ),
-    _note(
+    (
         "birch-1",
         "Birchfield Council",
+        "Birchfield workshop",
         "2026-04-20T15:00:00",
         [
             "Birchfield Council, first workshop on the permits portal, lots of energy in the room.",
@@ -68,14 +60,9 @@ NOTES = [
 @pytest.fixture(scope="module")
 def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     require_models()
-    root = tmp_path_factory.mktemp("ask-connections")
-    corpus = root / "notes.jsonl"
-    corpus.write_text("\n".join(json.dumps(n) for n in NOTES) + "\n", "utf-8")
-    library = Library(DataDir(root / "library", MODELS_DIR))
-    assert {r.status for r in import_corpus(library, corpus)} == {"imported"}
-    consolidate(library, use_model=False)
-    yield library
-    library.close()
+    with imported_library(tmp_path_factory.mktemp("ask-connections"), NOTES) as lib:
+        consolidate(lib, use_model=False)
+        yield lib
 
 
 def _projects(claims: list[Claim]) -> set[str]:
