@@ -27,7 +27,7 @@ from ui.widgets.answer_view import AnswerView
 ALL = "All projects"
 INTRO = (
     "Every sentence of an answer is marked stated (your own words, with a play button) or inferred "
-    "(the model's reading)."
+    "(a reading of them: the model's, or a due day or date worked out from them)."
 )
 
 

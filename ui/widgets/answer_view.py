@@ -21,7 +21,7 @@ from ui.widgets.passage_cards import CitationButton, PassageCard, Place
 
 KIND_WORDS = {
     "stated": ("Stated", "your words, quoted"),
-    "inferred": ("Inferred", "the model's reading, not a quote"),
+    "inferred": ("Inferred", "a reading, not a quote"),
 }
 
 
