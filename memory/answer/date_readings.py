@@ -3,14 +3,16 @@
 "When did Caroline go to the support group?" is answered by her words, "I went to a support group
 yesterday", spoken on Monday 8 May 2023: the quote is the evidence, but the answer the user asked
 for is Sunday 7 May 2023. Each relative day in a stated quote ("yesterday", "last Saturday", "next
-Thursday", "the 13th", "last week") is resolved against the day its note was spoken, by the same
-reader of dates consolidation uses (memory/text/dates.py), and shown after the quote as an inferred
-line cited to it: a reading of the words, never a new fact. Days said in full ("Thursday the 11th of
-June") need no reading.
+Thursday", "last week") is resolved against the day its note was spoken, by the same reader of
+dates consolidation uses (memory/text/dates.py), and shown after the quote as an inferred line cited
+to it: a reading of the words, never a new fact. Days said in full ("Thursday the 11th of June") need
+no reading, and a bare "the 13th" gets none: its month is whatever was said before it ("the 6th of
+June, no wait, the 13th"), which the day it was spoken does not tell.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import date
 
@@ -18,6 +20,13 @@ from memory.answer.answers import Claim
 from memory.store.clock import parse_time
 from memory.text.dates import DateResolver, Taken, find_dates
 from memory.text.quotes import ClaimKind
+
+# Words that tie a day to the moment of speaking.
+_FROM_NOW = re.compile(
+    r"\b(?:yesterday|today|tonight|tomorrow|last|next|this|coming|ago|gestern|heute|morgen|übermorgen|"
+    r"vorgestern|letzte\w*|nächste\w*|kommende\w*|diese\w*)\b",
+    re.I,
+)
 
 
 def _day(d: date) -> str:
@@ -31,7 +40,7 @@ def readings(claim: Claim) -> list[str]:
     spoken = parse_time(claim.citations[0].spoken_at)
     out = []
     for found in find_dates(claim.text, DateResolver(spoken), Taken()):
-        if found.explicit or found.grain not in ("day", "week"):
+        if found.explicit or found.grain not in ("day", "week") or not _FROM_NOW.search(found.text):
             continue
         day = date.fromisoformat(found.value)
         said = f"“{found.text}”, said on {_day(spoken.date())}"

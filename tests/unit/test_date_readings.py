@@ -23,8 +23,10 @@ def test_relative_days_are_read_against_the_day_the_note_was_spoken() -> None:
     assert readings(week) == ["“Last week”, said on Tuesday 10 March 2026: the week of Monday 2 March 2026."]
 
 
-def test_days_said_in_full_and_inferred_lines_need_no_reading() -> None:
+def test_days_said_in_full_bare_days_and_inferred_lines_get_no_reading() -> None:
     assert readings(_stated("The go-live is Thursday the 11th of June 2026.")) == []
+    # "the 13th" takes its month from what was said before it, not from the day it was spoken
+    assert readings(_stated("The go-live is the 6th of June, no wait, the 13th.")) == []
     assert readings(Claim("yesterday", ClaimKind.INFERRED, [], "model")) == []
 
 

@@ -442,6 +442,7 @@ ONLY = {
     "trash": "trash",
     "timeline": "timeline",
     "library-menu": "library_menu",
+    "answer": "answer",
     "answer-commitments": "answer_commitments",
     "answer-connections": "answer_connections",
 }
