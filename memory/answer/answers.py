@@ -24,6 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from memory.answer.across import one_per_project
+from memory.answer.asked_kind import kind_in, question_kind
 from memory.answer.claims import RawClaim, sentences
 from memory.answer.context import (
     ContextPassage,
@@ -40,9 +41,7 @@ from memory.store.store import Store
 from memory.text.quotes import ClaimKind, QuoteSpan, locate_quote, normalise, tokens, word_count
 from memory.text.relevance import (
     QuestionTerms,
-    answer_kind,
     coverage,
-    has_answer_kind,
     project_mentions,
     said_stems,
     stems,
@@ -414,16 +413,24 @@ def best_sentence(terms: QuestionTerms, options: Sequence[str], *, names: bool =
     `names` (a question across projects): the question's names count as its words too. What
     joins two projects is the thing both name (a person, a supplier), and the question's other
     words ("worked with me on another project") are rarely said in either."""
-    kind = answer_kind(terms.raw)
+    kind = question_kind(terms.raw)
     asked = set(terms.names) if names else set()
 
-    def score(sentence: str) -> float:
+    def base(sentence: str) -> float:
         said = said_stems(sentence)
-        bonus = ANSWER_KIND_BONUS if has_answer_kind(sentence, kind, terms) else 0.0
         named = len(asked & said) / len(asked) if asked else 0.0
-        return coverage(terms, said).coverage + named + bonus
+        return coverage(terms, said).coverage + named
 
-    return max(options, key=score)  # max keeps the first of equals: the earlier sentence
+    scores = [base(s) for s in options]
+    if kind is not None and scores:
+        # The kind is a tie-breaker: only a sentence close enough to the best can win by it, so only
+        # those are read (spaCy's parse of each is what costs).
+        top = max(scores)
+        scores = [
+            s + ANSWER_KIND_BONUS if s >= top - ANSWER_KIND_BONUS and kind_in(o, kind, terms) else s
+            for s, o in zip(scores, options, strict=True)
+        ]
+    return options[scores.index(max(scores))]  # the first of equals: the earlier sentence
 
 
 ANSWER_KIND_BONUS = 0.15  # less than one content word of a typical question: a tie-breaker

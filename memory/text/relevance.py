@@ -245,17 +245,7 @@ def best_window(terms: QuestionTerms, texts: Sequence[str], *, width: int = 2) -
     return best, best_support
 
 
-# --- what kind of words would answer ---------------------------------------------------------------
-_ASKS = (
-    ("time", re.compile(r"^\W*(?:when|what (?:date|day|time)|which (?:date|day)|wann|an welchem)\b", re.I)),
-    (
-        "number",
-        re.compile(
-            r"^\W*(?:how (?:many|much|big|long|old|often)|wie (?:viele?|lange|oft|gro(?:ß|ss)))\b", re.I
-        ),
-    ),
-    ("person", re.compile(r"^\W*(?:who|whom|whose|wer|wem|wen)\b", re.I)),
-)
+# --- what kind of words would answer, in German text ----------------------------------------------
 _TIME_TEXT = """
     january february march april may june july august september october november december monday tuesday
     wednesday thursday friday saturday sunday today tomorrow yesterday tonight noon montag dienstag mittwoch
@@ -267,13 +257,10 @@ _TIME_WORDS = frozenset(_TIME_TEXT.split())
 _NUMBER_WORDS = frozenset(_NUMBER_TEXT.split())
 
 
-def answer_kind(question: str) -> str | None:
-    """ "time", "number" or "person" when the question's opening says what would answer it."""
-    return next((kind for kind, pattern in _ASKS if pattern.search(question)), None)
-
-
 def has_answer_kind(text: str, kind: str | None, terms: QuestionTerms) -> bool:
-    """Whether `text` holds a word of the kind the question asks for (not one the question gave)."""
+    """Whether `text` holds a word of the kind the question asks for ("time", "number", "person"),
+    not one the question gave: word rules, for German text, which has no spaCy pipeline here
+    (memory/answer/asked_kind.py reads English text with spaCy)."""
     if kind is None:
         return False
     words = [t.norm for t in tokens(text)]

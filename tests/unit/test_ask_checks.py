@@ -20,6 +20,7 @@ from memory.answer.answers import (
     prompt_sentences,
     through_corrections,
 )
+from memory.answer.asked_kind import question_kind
 from memory.answer.claims import ClaimReader, RawClaim, claim_schema, read_claims, sentences
 from memory.answer.context import (
     ContextPassage,
@@ -31,7 +32,7 @@ from memory.answer.context import (
 from memory.store.llm_log import get_call, list_calls, log_call, prompt_text
 from memory.store.recordings import Segment
 from memory.text.quotes import normalise
-from memory.text.relevance import answer_kind, question_terms
+from memory.text.relevance import question_terms
 from models.prompts import CLOSE, OPEN, PromptPassage, answer_messages
 
 
@@ -273,10 +274,10 @@ def test_the_sentence_with_the_kind_of_word_asked_for_wins_a_tie() -> None:
     t = terms("When does Wrenfield go live?", "new date")
     assert best_sentence(t, options) == options[1]
     assert (
-        answer_kind("How many clinics?") == "number"
-        and answer_kind("Wer schickt die Unterlagen?") == "person"
+        question_kind("How many clinics?") == "amount"
+        and question_kind("Wer schickt die Unterlagen?") == "person"
     )
-    assert answer_kind("Why did we drop Redis?") is None
+    assert question_kind("Why did we drop Redis?") is None
 
 
 def test_a_long_passage_is_shown_to_the_model_as_its_best_sentences_in_order() -> None:
