@@ -23,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from app.answer_text import claim_text, replaced_text
 from app.library import Library
 from app.search import resolve_scope, search
 from memory.answer.across import asks_across_projects, one_per_project, passages_across
@@ -61,7 +62,7 @@ from memory.text.relevance import QuestionTerms, load_question_terms, question_n
 from models.catalogue import Role
 from models.chat import ChatModel
 from models.errors import InputError, ModelError
-from models.prompts import PromptPassage, answer_messages, clock
+from models.prompts import PromptPassage, answer_messages
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +104,20 @@ class _Run:
     until: str | None = None  # store time the question is asked as of (later facts are unknown)
     across: bool = False  # asked across projects: each project's best passage speaks first
     ranker: SentenceRanker | None = None  # chooses the sentence each passage is quoted by
+    quotes: list[Claim] | None = None  # the extractive choice, once read
+
+    def extractive(self) -> list[Claim]:
+        """The best sentence of each relevant passage, verbatim (read once: the kind check and the
+        answer both need it)."""
+        if self.quotes is None:
+            self.quotes = extractive_claims(
+                self.passages,
+                self.terms,
+                max_claims=EXTRACTIVE_CLAIMS,
+                per_project=self.across,
+                ranker=self.ranker,
+            )
+        return self.quotes
 
     def ms(self) -> float:
         return (time.perf_counter() - self.started) * 1000
@@ -266,9 +281,7 @@ def answer_hits(
     probability = model.probability(values) if model is not None else None
     if model is not None and probability is not None:
         found = decide(passages, probability >= model.threshold)
-    answer = _commitments_answer(run, scope.project_ids)
-    if answer is None and across:
-        answer = _connections_answer(run, scope.project_ids)
+    answer = _consolidated_answer(run, scope.project_ids, across)
     if found and answer is None and _lacks_asked_kind(run):
         found = False
     prompt = build_prompt(run) if found and answer is None else None
@@ -285,52 +298,36 @@ def answer_hits(
     return answer
 
 
-def _commitments_answer(run: _Run, project_ids: Sequence[int] | None) -> Answer | None:
-    """A question about who owes what is answered by consolidation's commitments, each promise and
-    the words that said it was done, quoted (memory/answer/commitment_answers.py); None when it is
-    not such a question or no commitment matches it."""
+def _consolidated_answer(run: _Run, project_ids: Sequence[int] | None, across: bool) -> Answer | None:
+    """An answer from what consolidation found, when it speaks to the question: who owes what
+    (memory/answer/commitment_answers.py: each promise and the words that said it was done,
+    quoted), or, asked across projects, what two projects share (memory/answer/connection_answers.py:
+    both sides quoted, and why they meet). Each line cites its own words; the passages the search
+    found for the question's words are not what answers it, so none are shown beside it. None when
+    neither speaks to it."""
+    store, claims, mode = run.library.store, [], ""
     asked = commitment_question(run.question)
-    if asked is None:
+    if asked is not None:
+        owed = matching_commitments(store, asked, project_ids=project_ids, until=run.until)
+        today = parse_time(run.until).date() if run.until else datetime.now().date()
+        claims, mode = commitment_claims(owed, today=today), "commitments"
+    if not claims and across:
+        shared = matching_connections(
+            store, run.terms, min_support=run.gate.min_support, project_ids=project_ids, until=run.until
+        )
+        claims, mode = connection_claims(shared), "connections"
+    if not claims:
         return None
-    found = matching_commitments(run.library.store, asked, project_ids=project_ids, until=run.until)
-    if not found:
-        return None
-    today = parse_time(run.until).date() if run.until else datetime.now().date()
-    claims = commitment_claims(found, today=today)
     for claim in claims:
         run.emit(claim_text(claim))
-    # Each line cites its own words; the passages the search found for the question's words are
-    # not what answers it, so none are shown beside it.
-    return Answer(run.question, True, None, claims, [], run.timings, mode="commitments")
-
-
-def _connections_answer(run: _Run, project_ids: Sequence[int] | None) -> Answer | None:
-    """A question across projects is answered by what consolidation connected between them, when a
-    connection speaks to it (memory/answer/connection_answers.py): both sides quoted, and why they
-    meet; None when none does."""
-    found = matching_connections(
-        run.library.store,
-        run.terms,
-        min_support=run.gate.min_support,
-        project_ids=project_ids,
-        until=run.until,
-    )
-    if not found:
-        return None
-    claims = connection_claims(found)
-    for claim in claims:
-        run.emit(claim_text(claim))
-    return Answer(run.question, True, None, claims, [], run.timings, mode="connections")
+    return Answer(run.question, True, None, claims, [], run.timings, mode=mode)
 
 
 def _lacks_asked_kind(run: _Run) -> bool:
     """The sentences an answer would quote (the extractive choice, also what the model is checked
     against) do not say the kind of thing asked for (memory/answer/asked_kind.py)."""
-    quotes = extractive_claims(
-        run.passages, run.terms, max_claims=EXTRACTIVE_CLAIMS, per_project=run.across, ranker=run.ranker
-    )
     voices = max((len(p.speakers) for p in run.passages if p.relevant), default=0)
-    stated = [c.text for c in quotes if c.kind == ClaimKind.STATED]
+    stated = [c.text for c in run.extractive() if c.kind == ClaimKind.STATED]
     projects = sorted({p.project for p in run.passages if p.relevant})
     return lacks_asked_kind(run.question, run.terms, stated, voices, projects)
 
@@ -362,13 +359,7 @@ def _answer(run: _Run, prompt: ModelPrompt, no_llm: bool, model_path: Path | Non
     # The best sentences of the relevant passages the model did not cite follow its claims (or
     # stand alone when none of its claims survived the checks): every relevant passage speaks.
     cited = {c.citations[0].passage for c in claims}
-    extra = [
-        c
-        for c in extractive_claims(
-            run.passages, run.terms, max_claims=EXTRACTIVE_CLAIMS, per_project=run.across, ranker=run.ranker
-        )
-        if c.citations[0].passage not in cited
-    ]
+    extra = [c for c in run.extractive() if c.citations[0].passage not in cited]
     streamed = list(claims)  # the model's claims were shown as they were checked
     claims += extra[: max(0, EXTRACTIVE_CLAIMS - stated)]
     if not claims:
@@ -527,37 +518,3 @@ def _prompt_passage(p: ContextPassage, chosen: list[str]) -> PromptPassage:
         first, last = whole.index(chosen[0]), whole.index(chosen[-1])
         text = ("… " if first > 0 else "") + " ".join(chosen) + (" …" if last < len(whole) - 1 else "")
     return PromptPassage(p.number, p.project, p.spoken_at, p.start, p.title, text)
-
-
-def claim_text(claim: Claim) -> str:
-    """How a claim reads in a terminal: stated quotes with where and when they were said."""
-    if claim.kind == ClaimKind.INFERRED:
-        return f"  inferred: {claim.text}"
-    cite = claim.citations[0]
-    when = cite.spoken_at.replace("T", " ")[:16]
-    note = "  (self-correction: the later words are the ones meant)" if claim.correction else ""
-    text = f"“{claim.text}”\n  stated · {cite.project} · {when} · at {clock(cite.start)}{note}"
-    return text + ("\n" + replaced_text(claim) if claim.replaces else "")
-
-
-def replaced_text(claim: Claim) -> str:
-    """ "replaced “…”, said 2026-03-26 07:55, on 2026-05-12 08:10": what a current value superseded."""
-    when = claim.citations[0].spoken_at.replace("T", " ")[:16]
-    return "\n".join(
-        f"  replaced “{old.quote}”, said {old.spoken_at.replace('T', ' ')[:16]}, on {when}"
-        for old in claim.replaces
-    )
-
-
-def passage_lines(passages: list[ContextPassage], *, width: int = 300) -> list[str]:
-    """Passages for a terminal: number, where and when, then the raw words (shortened)."""
-    lines = []
-    for p in passages:
-        when = p.spoken_at.replace("T", " ")[:16]
-        text = p.text if len(p.text) <= width else p.text[: width - 1].rsplit(" ", 1)[0] + " …"
-        lines.append(
-            f"  [{p.number}] {p.project} · {when} · {clock(p.start)}–{clock(p.end)}"
-            f" · recording {p.recording_id}"
-        )
-        lines.append(f"      {text}")
-    return lines

@@ -11,7 +11,8 @@ ORDER = 40
 
 
 def _ask(args: argparse.Namespace, ctx: CliContext) -> int:
-    from app.ask import AskRequest, ask, passage_lines
+    from app.answer_text import passage_lines
+    from app.ask import AskRequest, ask
 
     streamed = not args.json
     request = AskRequest(
