@@ -21,7 +21,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from memory.answer.across import one_per_project
 from memory.answer.asked_kind import kind_in, question_kind
@@ -74,6 +74,26 @@ class Gate:
     window: int = 2  # segments per window (a question and its answer are often two turns)
 
 
+class Quoted(Protocol):
+    """Words kept by consolidation with where they were said (a fact, a commitment, a connection's
+    side): what a citation of them needs."""
+
+    @property
+    def project(self) -> str: ...
+    @property
+    def recording_id(self) -> int: ...
+    @property
+    def spoken_at(self) -> str: ...
+    @property
+    def start(self) -> float: ...
+    @property
+    def end(self) -> float: ...
+    @property
+    def segment_ids(self) -> Sequence[int]: ...
+    @property
+    def quote(self) -> str: ...
+
+
 @dataclass(frozen=True)
 class Citation:
     passage: int
@@ -95,6 +115,20 @@ class Citation:
             "segment_ids": list(self.segment_ids),
             "quote": self.quote,
         }
+
+    @classmethod
+    def of(cls, said: Quoted) -> Citation:
+        """A citation of words consolidation kept, cited by their own segments (no passage)."""
+        return cls(
+            0,
+            said.project,
+            said.recording_id,
+            said.spoken_at,
+            said.start,
+            said.end,
+            tuple(said.segment_ids),
+            said.quote,
+        )
 
 
 @dataclass

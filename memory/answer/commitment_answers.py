@@ -143,8 +143,7 @@ def commitment_claims(commitments: Sequence[Commitment], *, today: date) -> list
     said by `today`."""
     claims: list[Claim] = []
     for c in commitments:
-        segments = tuple(c.segment_ids)
-        cite = Citation(0, c.project, c.recording_id, c.spoken_at, c.start, c.end, segments, c.quote)
+        cite = Citation.of(c)
         claims.append(Claim(c.quote, ClaimKind.STATED, [cite], "commitment"))
         reading = due_reading(c, today)
         if reading is not None:

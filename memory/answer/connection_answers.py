@@ -32,19 +32,6 @@ from memory.text.relevance import QuestionTerms, coverage, said_stems, stems
 MAX_CONNECTIONS = 3
 
 
-def _cite(side: Side) -> Citation:
-    return Citation(
-        0,
-        side.project,
-        side.recording_id,
-        side.spoken_at,
-        side.start,
-        side.end,
-        tuple(side.segment_ids),
-        side.quote,
-    )
-
-
 def _speaks_to(terms: QuestionTerms, side: Side, min_support: float) -> bool:
     said = said_stems(" ".join([side.quote, side.project.replace("-", " "), side.title]))
     return coverage(terms, said).coverage >= min_support and set(terms.names) <= said
@@ -85,6 +72,8 @@ def connection_claims(connections: Sequence[Connection]) -> list[Claim]:
             key = tuple(side.segment_ids)
             if key not in seen:
                 seen.add(key)
-                claims.append(Claim(side.quote, ClaimKind.STATED, [_cite(side)], "connection"))
-        claims.append(Claim(c.rationale, ClaimKind.INFERRED, [_cite(c.a), _cite(c.b)], "connection"))
+                claims.append(Claim(side.quote, ClaimKind.STATED, [Citation.of(side)], "connection"))
+        claims.append(
+            Claim(c.rationale, ClaimKind.INFERRED, [Citation.of(c.a), Citation.of(c.b)], "connection")
+        )
     return claims

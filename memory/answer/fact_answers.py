@@ -19,19 +19,6 @@ from memory.text.quotes import ClaimKind, normalise
 MAX_CHAIN = 20
 
 
-def citation(fact: Fact) -> Citation:
-    return Citation(
-        0,
-        fact.project,
-        fact.recording_id,
-        fact.spoken_at,
-        fact.start,
-        fact.end,
-        tuple(fact.segment_ids),
-        fact.quote,
-    )
-
-
 def current_of(store: Store, fact: Fact, until: str | None) -> Fact:
     """The newest fact (said by `until`) in the chain of facts that superseded this one."""
     current = fact
@@ -62,16 +49,16 @@ def with_current_values(store: Store, claims: Sequence[Claim], *, until: str | N
                     Claim(
                         current.quote,
                         ClaimKind.STATED,
-                        [citation(current)],
+                        [Citation.of(current)],
                         "current",
-                        replaces=[citation(fact)],
+                        replaces=[Citation.of(fact)],
                     )
                 )
             elif current.id == fact.id:
                 for old_id in fact.replaced:
                     old = get_fact(store, old_id)
                     if old is not None and all(r.quote != old.quote for r in claim.replaces):
-                        claim.replaces.append(citation(old))
+                        claim.replaces.append(Citation.of(old))
         out.append(claim)
     # Current values first: a value something later replaced waits behind the one that replaced it.
     first = [c for c in out if c.kind == ClaimKind.STATED and c.source == "current"]
