@@ -61,7 +61,7 @@ from memory.text.repair_features import (
     tokenise,
 )
 from memory.text.repair_starts import Choice, StartRanker, Stretch
-from memory.text.repair_tagger import segments, tag
+from memory.text.repair_tagger import segments, tag_text
 from memory.text.repairs import apply_repairs, read_labels
 
 Item = tuple[str, list[str]]
@@ -146,7 +146,7 @@ def reader_of(
         if not toks:
             return text
         known = pos.get(text) if pos is not None else None
-        labels = tag(text, toks, tagger=tagger, pos=known, reach=reach, rerank_starts=False)
+        labels = tag_text(text, toks, tagger=tagger, pos=known, reach=reach, rerank_starts=False).labels
         return apply_repairs(text, *read_labels(text, toks, labels))
 
     return reading

@@ -154,20 +154,4 @@ def tag_text(
     return Tagging(labels, taken_back)
 
 
-def tag(
-    text: str,
-    tokens: Sequence[Token] | None = None,
-    *,
-    tagger: Any = None,
-    pos: Sequence[str] | None = None,
-    reach: int = NEIGHBOUR_REACH,
-    rerank_starts: bool = True,
-    ranker: repair_starts.StartRanker | None = None,
-) -> list[str]:
-    """One label of LABELS per word of `text` (see `tag_text`)."""
-    return tag_text(
-        text, tokens, tagger=tagger, pos=pos, reach=reach, rerank_starts=rerank_starts, ranker=ranker
-    ).labels
-
-
-__all__ = ["MODEL_FILE", "Tagging", "segments", "tag", "tag_text"]
+__all__ = ["MODEL_FILE", "Tagging", "segments", "tag_text"]

@@ -39,7 +39,7 @@ from memory.text.repair_features import (
     gap_mark,
     tokenise,
 )
-from memory.text.repair_tagger import tag, tag_text
+from memory.text.repair_tagger import tag_text
 
 
 @dataclass(frozen=True)
@@ -214,7 +214,7 @@ def meant_reading(text: str) -> str:
     tokens = tokenise(text)
     if not tokens:
         return text
-    repairs, fillers = read_labels(text, tokens, tag(text, tokens))
+    repairs, fillers = read_labels(text, tokens, tag_text(text, tokens).labels)
     return apply_repairs(text, repairs, fillers)
 
 
