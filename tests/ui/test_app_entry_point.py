@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -67,3 +68,25 @@ def test_the_console_script_refuses_an_unknown_theme_instead_of_ignoring_it(tmp_
     )
     assert result.returncode == 2 and "invalid choice" in result.stderr
     assert not (tmp_path / "default-library").exists()
+
+
+def test_a_sigterm_during_start_closes_the_window_once_it_is_shown(qtbot: Any) -> None:
+    """The console-script test above once sent SIGTERM after the library file appeared but before
+    the window was built, and the default action killed the app (exit -15): the handler is now in
+    place as soon as Qt is up, and a SIGTERM that came during start closes the window when shown."""
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    from ui.main import TerminateRequest
+
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        request = TerminateRequest(cast(QApplication, QApplication.instance()))
+        os.kill(os.getpid(), signal.SIGTERM)  # while the library opens: no window yet
+        qtbot.waitUntil(lambda: request.asked, timeout=5000)
+        window = QWidget()
+        qtbot.addWidget(window)
+        window.show()
+        request.close(cast(Any, window))
+        qtbot.waitUntil(lambda: not window.isVisible(), timeout=5000)
+    finally:
+        signal.signal(signal.SIGTERM, before)
