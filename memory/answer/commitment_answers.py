@@ -11,7 +11,9 @@ A question is about commitments when spaCy reads a word of owing or promising in
 commitment, commit, due, overdue; German, which has no spaCy pipeline here, by its word forms). Who
 owes whom is read from the parse ("do *I* owe", "owes *me*"); the names it says pick the parties or
 the projects. When no commitment matches, the question is answered from passages as any other.
-Every line is a quote of the raw words, cited: nothing here is inferred.
+Every stated line is a quote of the raw words, cited. The inferred line under it is consolidation's
+reading of them: who owes whom (the quote often says "he'll send me the list", and the person is
+in the note's parse, not the sentence) and the due day.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from datetime import date
 
 from memory.answer.answers import Citation, Claim
 from memory.consolidate.commitment_store import Commitment, list_commitments
+from memory.consolidate.commitment_text import MINE
 from memory.store.store import Store
 from memory.text.nlp import language_of, parse
 from memory.text.quotes import ClaimKind
@@ -38,6 +41,10 @@ _SPEAKER = frozenset({"i", "we", "ich", "wir"})
 _SPEAKER_OBJECT = frozenset({"me", "us", "mir", "uns", "mich"})
 _MY = frozenset({"my", "our", "meine", "meinen", "unsere"})
 _NAME_WORD = re.compile(r"[A-ZÄÖÜ][\wäöüß-]+")
+# A party said only as a pronoun names no one the reader could not see in the quote already.
+_PRONOUNS = frozenset(
+    {"he", "she", "they", "it", "him", "her", "them", "er", "sie", "es", "ihm", "ihr", "ihnen"}
+)
 
 
 @dataclass(frozen=True)
@@ -137,17 +144,33 @@ def due_reading(c: Commitment, today: date) -> str | None:
     return f"{due} · open"
 
 
+def parties_reading(c: Commitment) -> str | None:
+    """Who owes whom, as consolidation read it from the note ("Daniel Okoro owes you", "you owe
+    Jana"); None when neither side is named (a pronoun, or not said)."""
+
+    def named(party: str | None) -> str | None:
+        return party if party and party.lower() not in _PRONOUNS else None
+
+    owed = "you" if c.to_whom in MINE else named(c.to_whom)
+    if c.mine:
+        return f"you owe {owed}" if owed and owed != "you" else None
+    debtor = named(c.who)
+    if debtor is None:
+        return None
+    return f"{debtor} owes {owed}" if owed else f"{debtor} owes it"
+
+
 def commitment_claims(commitments: Sequence[Commitment], *, today: date) -> list[Claim]:
-    """Each commitment's words, stated and cited; its due day, as read by consolidation (inferred:
-    a reading of the words, cited to them); then the words that said it was done, when they were
-    said by `today`."""
+    """Each commitment's words, stated and cited; who owes whom and its due day, as read by
+    consolidation (inferred: a reading of the words, cited to them); then the words that said it
+    was done, when they were said by `today`."""
     claims: list[Claim] = []
     for c in commitments:
         cite = Citation.of(c)
         claims.append(Claim(c.quote, ClaimKind.STATED, [cite], "commitment"))
-        reading = due_reading(c, today)
-        if reading is not None:
-            claims.append(Claim(reading, ClaimKind.INFERRED, [cite], "commitment"))
+        readings = [r for r in (parties_reading(c), due_reading(c, today)) if r is not None]
+        if readings:
+            claims.append(Claim(" · ".join(readings), ClaimKind.INFERRED, [cite], "commitment"))
         if (
             c.done_on(today)
             and c.done_quote

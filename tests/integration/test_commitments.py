@@ -239,11 +239,11 @@ def test_what_do_i_owe_someone_quotes_the_promise_and_the_words_that_it_was_done
     assert quote_violations(library.store, answer) == 0
     # asked before the later note, the promise stands alone; a hypothetical promise is never one
     inferred = [c.text for c in answer.claims if c.kind == ClaimKind.INFERRED]
-    assert inferred == ["due Monday 9 March 2026 · said done on 2026-03-10"]
+    assert inferred == ["you owe Jana Novak · due Monday 9 March 2026 · said done on 2026-03-10"]
     before = _ask(library, "What do I owe Jana?", "2026-03-06T09:00:00")
     assert [c.text for c in before.stated] == ["I'll send Jana Novak the pricing deck by Monday"]
     assert [c.text for c in before.claims if c.kind == ClaimKind.INFERRED] == [
-        "due Monday 9 March 2026 · open"
+        "you owe Jana Novak · due Monday 9 March 2026 · open"
     ]
     late = _ask(library, "Does Tomasz owe us anything?", "2026-03-20T09:00:00")
     assert any("overdue" in c.text for c in late.claims if c.kind == ClaimKind.INFERRED)
@@ -256,6 +256,9 @@ def test_who_owes_me_keeps_the_other_side_and_a_german_question_reads_its_party(
     assert "Tomasz owes us the load-test results" in quotes and "architecture diagram" in quotes
     assert "I'll send" not in quotes
     assert quote_violations(library.store, owed) == 0
+    # The quote says "he'll share"; the line under it says who, as the note's parse read it.
+    readings = {c.text.split(" · ")[0] for c in owed.claims if c.kind == ClaimKind.INFERRED}
+    assert {"Tomasz owes you", "Rui owes you"} <= readings
     german = _ask(library, "Wann liefert Herr Krause die Stammdaten?", "2026-03-20T09:00:00")
     assert [c.text for c in german.stated] == [
         "Herr Krause liefert uns die Stammdaten Ende nächster Woche",
