@@ -32,6 +32,7 @@ from memory.answer.context import (
     passage_support,
     sentence_bounds,
     sentence_of,
+    states_something,
     through_corrections,
     with_reply,
 )
@@ -428,12 +429,16 @@ def extractive_claims(
         source = p.source()
         # In a conversation, the words of the person asked about (each of their turns on its own).
         said = [sentence for turn in p.words_of(terms.names) for sentence in sentences(turn)]
+        if not said and p.asked_speakers(terms.names):
+            continue  # the person asked about speaks here, but only to the other
         options = said or sentences(p.text) or [p.text]
         sentence = chosen.get(p.number) or best_sentence(terms, options, names=per_project)
         span = source.find(sentence, min_words=1)
         if span is None:
             continue
         span = with_reply(source, through_corrections(source, span))
+        if not states_something(span.text, p.speakers):
+            continue
         claims.append(
             Claim(span.text, ClaimKind.STATED, [_citation(p, span)], "extractive", has_correction(span.text))
         )

@@ -20,6 +20,8 @@ from memory.search.hits import Hit
 from memory.store import recordings
 from memory.store.recordings import Segment
 from memory.store.store import Store
+from memory.text import nlp
+from memory.text.doc import split_sentences
 from memory.text.quotes import QuoteSource, QuoteSpan, SourceSegment, word_count
 from memory.text.relevance import STOPWORDS, QuestionTerms, Support, best_window, coverage, said_stems, stems
 
@@ -132,9 +134,14 @@ class ContextPassage:
         return bool(segment.speaker and stems(segment.speaker) & asked)
 
     def words_of(self, names: Collection[str]) -> list[str]:
-        """What the speakers among `names` (stems) said in the passage, segment by segment."""
+        """What the speakers among `names` (stems) said in the passage, segment by segment, less
+        what they said about the other person (`_statements`: their questions to them, a sentence
+        that turns to them)."""
         asked = self.asked_speakers(names)
-        return [s.raw_text for s in self.segments if asked and self.spoken_by(s, asked)]
+        if not asked:
+            return []
+        others = [sp for sp in self.speakers if not (stems(sp) & asked)]
+        return [_statements(s.raw_text, others) for s in self.segments if self.spoken_by(s, asked)]
 
     def anchors(self) -> set[str]:
         """Stems of the whole passage and its context: where a question's names may be found."""
@@ -424,3 +431,28 @@ def with_reply(source: QuoteSource, span: QuoteSpan) -> QuoteSpan:
     if at + 1 >= len(bounds):
         return span
     return source.span(span.first_token, bounds[at + 1][1])
+
+
+# Words that say nothing of the matter in a reply: thanks, and the person thanked or hailed.
+_EMPTY_POS = frozenset({"PUNCT", "SPACE", "INTJ", "SYM", "X"})
+
+
+def states_something(text: str, speakers: Sequence[str] = ()) -> bool:
+    """Whether a quote says something beyond questions: one of its sentences that is not a question
+    holds a word other than thanks, an interjection or a speaker's name ("How did they handle the
+    accident? Thanks" states nothing; "How long have you been creating art? Since I was 17 or so"
+    does). A question is not an answer, and neither is the thanks after one. Read by spaCy's parts
+    of speech; German text, which has no pipeline here, by any word at all."""
+    named = {w.lower() for sp in speakers for w in sp.split()}
+    for sentence in split_sentences(text):
+        if sentence.rstrip().endswith("?"):
+            continue
+        if nlp.language_of(sentence) == "de":
+            if re.search(r"\w", sentence):
+                return True
+            continue
+        for t in nlp.parse(sentence):
+            if t.pos_ in _EMPTY_POS or t.lemma_.lower() == "thank" or t.lower_ in named or t.lower_ == "you":
+                continue
+            return True
+    return False

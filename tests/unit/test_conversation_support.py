@@ -79,3 +79,35 @@ def test_a_plain_you_is_often_anyone_and_turns_to_no_one() -> None:
         ("Tom", "Right."),
     )
     assert _support(question, generic) >= 0.5
+
+
+def test_a_question_and_the_thanks_after_it_state_nothing() -> None:
+    from memory.answer.answers import extractive_claims
+    from memory.answer.context import states_something
+
+    question = "How did Caroline's children handle the accident?"
+    terms = question_terms(question, document_counts={w: 1 for w in content_words(question)}, documents=10)
+    asked = _passage(
+        ("Melanie", "My son had a car accident last week."),
+        ("Caroline", "Oh no! How did they handle the accident? Thanks, Melanie"),
+    )
+    asked.relevant = True
+    assert extractive_claims([asked], terms) == []
+    replied = _passage(("Caroline", "How did they handle the accident? They were scared but fine."))
+    replied.relevant = True
+    [claim] = extractive_claims([replied], terms)
+    assert claim.text == "How did they handle the accident? They were scared but fine"
+    assert states_something("Do we need a second site? Probably not.")
+    assert not states_something("Any special meaning to it? Thanks!", ["Melanie"])
+
+
+def test_no_quote_when_the_person_asked_about_only_speaks_to_the_other() -> None:
+    from memory.answer.answers import extractive_claims
+
+    question = "How does Caroline's store look?"
+    terms = question_terms(question, document_counts={w: 1 for w in content_words(question)}, documents=10)
+    chat = _passage(
+        ("Jon", "I finally opened the store last week."), ("Caroline", "Your store looks great, Jon!")
+    )
+    chat.relevant = True
+    assert extractive_claims([chat], terms) == []
