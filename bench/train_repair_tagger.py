@@ -23,8 +23,10 @@ Deterministic: fixed folds (by position), L-BFGS, one thread.
 Then the start ranker (memory/text/repair_starts.py, written to repair_starts.json): CRFs trained
 on all folds but one (`--ranker-folds`, 3) tag the fold left out, each taken-back stretch's
 candidate starts are read, and a logistic regression learns which start gives the fluent sentence's
-words; its C (RANKER_GRID) is chosen by the same folds on exact match, and nothing is written
-unless it beats the CRF's own starts there. `--ranker-only --c1 2.0 --c2 0.01` trains the ranker
+words. The CRFs decode with a bias towards taking words back (repair_tagger.Decoder); the bias
+(BIAS_GRID) and the ranker's C (RANKER_GRID) are chosen together by the same folds on exact
+match (ties: F1), the bias is stored with the ranker, and nothing is written unless it beats the
+CRF's own starts (no bias) there. `--ranker-only --c1 2.0 --c2 0.01` trains the ranker
 alone for the shipped CRF setting.
 `--markers` prints the marker words and phrases as derived from the data instead of training.
 """
@@ -61,7 +63,7 @@ from memory.text.repair_features import (
     tokenise,
 )
 from memory.text.repair_starts import Choice, StartRanker, Stretch
-from memory.text.repair_tagger import segments, tag_text
+from memory.text.repair_tagger import Decoder, segments, tag_text
 from memory.text.repairs import apply_repairs, read_labels
 
 Item = tuple[str, list[str]]
@@ -77,6 +79,9 @@ GRID: list[Setting] = [(1.0, 0.01, 2), (2.0, 0.01, 2), (1.0, 0.1, 2)]
 MAX_ITERATIONS = 300
 # The start ranker's inverse regularisation strengths compared by the same folds (exact match).
 RANKER_GRID = (0.3, 1.0, 3.0)
+# The biases of the CRF's decoding towards taking words back (repair_tagger.Decoder) compared with
+# each C (0: CRFsuite's own Viterbi).
+BIAS_GRID = (0.0, 0.125, 0.25, 0.375)
 
 
 def read_jsonl(path: Path) -> list[dict[str, str]]:
@@ -140,13 +145,14 @@ def reader_of(
     parts of speech known beforehand by text (parts_of_speech_of), else the pipeline reads each."""
     tagger = pycrfsuite.Tagger()
     tagger.open(str(model))
+    decoder = Decoder(tagger)
 
     def reading(text: str) -> str:
         toks = tokenise(text)
         if not toks:
             return text
         known = pos.get(text) if pos is not None else None
-        labels = tag_text(text, toks, tagger=tagger, pos=known, reach=reach, rerank_starts=False).labels
+        labels = tag_text(text, toks, tagger=decoder, pos=known, reach=reach, rerank_starts=False).labels
         return apply_repairs(text, *read_labels(text, toks, labels))
 
     return reading
@@ -204,20 +210,26 @@ Segment = tuple[int, int, list[str], list[Group]]
 
 
 def start_groups(
-    pair: dict[str, str], gold: list[str] | None, pos: dict[str, list[str]], tagger: Any, reach: int
+    pair: dict[str, str],
+    gold: list[str] | None,
+    pos: dict[str, list[str]],
+    decoder: Decoder,
+    reach: int,
+    bias: float,
 ) -> list[Segment]:
-    """The CRF's labels of each segment of a pair's disfluent sentence and the candidate readings
-    of each stretch (repair_starts), with which of them give the training labels: the same words
-    left out from the stretch's floor to its repair, and the same words moved (P) after it."""
+    """The CRF's labels (decoded with `bias`) of each segment of a pair's disfluent sentence and
+    the candidate readings of each stretch (repair_starts), with which of them give the training
+    labels: the same words left out from the stretch's floor to its repair, and the same words
+    moved (P) after it."""
     text = pair["disfluent"]
     toks = tokenise(text)
     tags = pos[text]
     out: list[Segment] = []
     for a, b in segments(text, toks):
-        crf = list(tagger.tag(token_features(text, toks[a:b], tags[a:b], reach)))
+        crf = decoder.tag(token_features(text, toks[a:b], tags[a:b], reach), bias)
         lower = [t[0].lower() for t in toks[a:b]]
         groups: list[Group] = []
-        for s, choices, features in repair_starts.candidate_features(tagger, crf, lower, tags[a:b]):
+        for s, choices, features in repair_starts.candidate_features(decoder.tagger, crf, lower, tags[a:b]):
             right = None
             if gold is not None:
                 want = gold[a:b]
@@ -254,9 +266,10 @@ def ranked_reading(pair: dict[str, str], segs: Sequence[Segment], ranker: StartR
     return apply_repairs(text, *read_labels(text, toks, labels))
 
 
-def fit_ranker(segs: Iterable[Sequence[Segment]], c: float) -> StartRanker:
+def fit_ranker(segs: Iterable[Sequence[Segment]], c: float, bias: float = 0.0) -> StartRanker:
     """A logistic regression over the candidates of every stretch that has a right one (right
-    start: 1, other starts: 0), as a StartRanker (weights by feature name)."""
+    start: 1, other starts: 0), as a StartRanker (weights by feature name) for stretches the CRF
+    decoded with `bias`."""
     from sklearn.feature_extraction import DictVectorizer
     from sklearn.linear_model import LogisticRegression
 
@@ -278,7 +291,38 @@ def fit_ranker(segs: Iterable[Sequence[Segment]], c: float) -> StartRanker:
         for name, w in zip(vectoriser.get_feature_names_out(), model.coef_[0], strict=True)
         if w
     }
-    return StartRanker(weights, float(model.intercept_[0]))
+    return StartRanker(weights, float(model.intercept_[0]), bias)
+
+
+def held_out_figures(
+    pairs: Sequence[dict[str, str]],
+    segs: Sequence[Sequence[Segment]],
+    folds: int,
+    c: float | None,
+    bias: float,
+) -> tuple[float, float]:
+    """Mean exact match and F1 over the folds of rankers with C `c` (None: the CRF's own starts)
+    fitted on the other folds' stretches (decoded with `bias`)."""
+    reports = []
+    for k in range(folds):
+        held = [i for i in range(len(pairs)) if i % folds == k]
+        rest = (segs[i] for i in range(len(pairs)) if i % folds != k)
+        ranker = fit_ranker(rest, c, bias) if c else None
+        readings = {pairs[i]["disfluent"]: ranked_reading(pairs[i], segs[i], ranker) for i in held}
+        reports.append(score_pairs([pairs[i] for i in held], readings.__getitem__, kinds_too=False))
+    return (
+        sum(r["exact_match"] for r in reports) / folds,
+        sum(r["replaced_f1"] for r in reports) / folds,
+    )
+
+
+def _best(table: dict[tuple[float, float | None], tuple[float, float]]) -> tuple[float, float | None]:
+    """The (bias, C) of the best ranker: exact match to a tenth of a point, then F1 to three
+    places, then the smaller bias and C."""
+    return max(
+        (key for key in table if key[1] is not None),
+        key=lambda key: (round(table[key][0], 3), round(table[key][1], 3), -key[0], -(key[1] or 0.0)),
+    )
 
 
 def train_start_ranker(
@@ -291,44 +335,49 @@ def train_start_ranker(
 ) -> None:
     """The start ranker (memory/text/repair_starts.py): CRFs trained on all folds but one tag the
     one left out, so that the ranker learns from the CRF's output on sentences it has not seen;
-    RANKER_GRID is compared by the same folds (a ranker fitted on the other folds' stretches
-    reads each fold), and the chosen one is fitted on every fold's stretches and written to `out`."""
+    each bias of BIAS_GRID (the CRF's decoding) with each C of RANKER_GRID is compared by the same
+    folds (a ranker fitted on the other folds' stretches reads each fold), and the chosen pair is
+    fitted on every fold's stretches and written to `out`."""
     started = time.perf_counter()
-    segs: list[list[Segment]] = [[] for _ in pairs]
-    for k in range(folds):
-        rest = [i for i in range(len(pairs)) if i % folds != k]
-        items = training_items([pairs[i] for i in rest], [labels[i] for i in rest])
-        with tempfile.TemporaryDirectory() as tmp:
-            model = Path(tmp) / "fold.crfsuite"
+    table: dict[tuple[float, float | None], tuple[float, float]] = {}
+    best_segs: dict[float, list[list[Segment]]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        decoders = []
+        for k in range(folds):
+            rest = [i for i in range(len(pairs)) if i % folds != k]
+            items = training_items([pairs[i] for i in rest], [labels[i] for i in rest])
+            model = Path(tmp) / f"fold{k}.crfsuite"
             train(items, pos, model, setting)
             tagger = pycrfsuite.Tagger()
             tagger.open(str(model))
-            for i in range(k, len(pairs), folds):
-                segs[i] = start_groups(pairs[i], labels[i], pos, tagger, setting[2])
-            tagger.close()
-        print(f"start ranker: fold {k} tagged ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
-    results: dict[float | None, list[dict[str, Any]]] = {}
-    for c in (None, *RANKER_GRID):
-        for k in range(folds):
-            held = [i for i in range(len(pairs)) if i % folds == k]
-            ranker = fit_ranker((segs[i] for i in range(len(pairs)) if i % folds != k), c) if c else None
-            readings = {pairs[i]["disfluent"]: ranked_reading(pairs[i], segs[i], ranker) for i in held}
-            report = score_pairs([pairs[i] for i in held], readings.__getitem__, kinds_too=False)
-            results.setdefault(c, []).append(report)
-    table = {
-        c: (sum(r["exact_match"] for r in rs) / folds, sum(r["replaced_f1"] for r in rs) / folds)
-        for c, rs in results.items()
-    }
-    for c, (em, f1) in table.items():
-        name = f"start ranker C={c}" if c else "CRF's own starts"
-        print(f"{name:<22} exact match {em:.2%}  F1 {f1:.3f}", file=sys.stderr)
-    best = max(RANKER_GRID, key=lambda c: (round(table[c][0], 3), round(table[c][1], 3), -c))
-    if table[best][0] <= table[None][0]:
+            decoders.append(Decoder(tagger))
+            print(f"start ranker: fold {k} trained ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+        for bias in BIAS_GRID:
+            segs: list[list[Segment]] = [
+                start_groups(pairs[i], labels[i], pos, decoders[i % folds], setting[2], bias)
+                for i in range(len(pairs))
+            ]
+            for c in (None, *RANKER_GRID) if bias == 0.0 else RANKER_GRID:
+                table[(bias, c)] = held_out_figures(pairs, segs, folds, c, bias)
+                name = f"bias {bias} start ranker C={c}" if c else "CRF's own starts"
+                em, f1 = table[(bias, c)]
+                print(
+                    f"{name:<32} exact match {em:.2%}  F1 {f1:.4f}  ({time.perf_counter() - started:.0f} s)",
+                    file=sys.stderr,
+                )
+            best_segs[bias] = segs
+            if len(best_segs) > 1:  # keep the stretches of the best bias so far only
+                leader = _best(table)
+                best_segs = {leader[0]: best_segs[leader[0]]}
+    chosen = _best(table)
+    if table[chosen][0] <= table[(0.0, None)][0]:
         print("the start ranker does not beat the CRF's own starts: none written", file=sys.stderr)
         return
-    ranker = fit_ranker(segs, best)
-    out.write_text(json.dumps({"C": best, **ranker.to_json()}, indent=0) + "\n", encoding="utf-8")
-    print(f"chosen C={best}; wrote {out} ({len(ranker.weights)} weights)", file=sys.stderr)
+    bias, c = chosen
+    assert c is not None
+    ranker = fit_ranker(best_segs[bias], c, bias)
+    out.write_text(json.dumps({"C": c, **ranker.to_json()}, indent=0) + "\n", encoding="utf-8")
+    print(f"chosen bias {bias}, C={c}; wrote {out} ({len(ranker.weights)} weights)", file=sys.stderr)
 
 
 def derive_markers(pairs: Sequence[dict[str, str]], min_count: int = 8, min_ratio: float = 0.8) -> list[str]:

@@ -13,7 +13,9 @@ speech), the words that meet once it is left out, question words on both sides o
 The weights (repair_starts.json beside this module) are a logistic regression fitted on
 Disfl-QA train (CC BY 4.0) by `python -m bench.train_repair_tagger`, on the labels of pairs the
 CRF tagged without having seen them (cross-validation folds), so that the CRF's probabilities
-look as they do on new text. A missing file means the tagger's own starts are kept.
+look as they do on new text. The file also holds the bias of the CRF's decoding the ranker was
+trained with (`StartRanker.taken_back_bias`, see memory/text/repair_tagger.py). A missing file
+means the tagger's own starts are kept, decoded without a bias.
 """
 
 from __future__ import annotations
@@ -60,20 +62,30 @@ class Stretch:
 @dataclass(frozen=True)
 class StartRanker:
     """A linear score over named features (a logistic regression's weights); names not in
-    `weights` count 0."""
+    `weights` count 0. `taken_back_bias`: the bias of the CRF's decoding the ranker was trained on
+    and reads (repair_tagger.Decoder), chosen with it."""
 
     weights: dict[str, float]
     intercept: float = 0.0
+    taken_back_bias: float = 0.0
 
     def score(self, features: dict[str, float]) -> float:
         return self.intercept + sum(self.weights.get(k, 0.0) * v for k, v in features.items())
 
     def to_json(self) -> dict[str, Any]:
-        return {"intercept": self.intercept, "weights": dict(sorted(self.weights.items()))}
+        return {
+            "intercept": self.intercept,
+            "taken_back_bias": self.taken_back_bias,
+            "weights": dict(sorted(self.weights.items())),
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> StartRanker:
-        return cls({str(k): float(v) for k, v in data["weights"].items()}, float(data.get("intercept", 0.0)))
+        return cls(
+            {str(k): float(v) for k, v in data["weights"].items()},
+            float(data.get("intercept", 0.0)),
+            float(data.get("taken_back_bias", 0.0)),
+        )
 
 
 _lock = threading.Lock()
