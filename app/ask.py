@@ -49,6 +49,7 @@ from memory.answer.connection_answers import connection_claims, matching_connect
 from memory.answer.context import ContextPassage, focus_passage, passages_from_hits
 from memory.answer.date_readings import with_date_readings
 from memory.answer.fact_answers import with_current_values
+from memory.answer.quoted_passages import with_quoted_passages
 from memory.answer.sentence_ranker import SentenceRanker, shipped_ranker
 from memory.search.hits import Hit
 from memory.search.ranking import merge_per_project
@@ -302,8 +303,9 @@ def _consolidated_answer(run: _Run, project_ids: Sequence[int] | None, across: b
     """An answer from what consolidation found, when it speaks to the question: who owes what
     (memory/answer/commitment_answers.py: each promise and the words that said it was done,
     quoted), or, asked across projects, what two projects share (memory/answer/connection_answers.py:
-    both sides quoted, and why they meet). Each line cites its own words; the passages the search
-    found for the question's words are not what answers it, so none are shown beside it. None when
+    both sides quoted, and why they meet). Each line cites the stretch of its note it was said in
+    (memory/answer/quoted_passages.py: who "he" is, what list); the passages the search found for
+    the question's words are not what answers it, so they are not shown beside it. None when
     neither speaks to it."""
     store, claims, mode = run.library.store, [], ""
     asked = commitment_question(run.question)
@@ -318,9 +320,10 @@ def _consolidated_answer(run: _Run, project_ids: Sequence[int] | None, across: b
         claims, mode = connection_claims(shared), "connections"
     if not claims:
         return None
+    claims, passages = with_quoted_passages(store, claims)
     for claim in claims:
         run.emit(claim_text(claim))
-    return Answer(run.question, True, None, claims, [], run.timings, mode=mode)
+    return Answer(run.question, True, None, claims, passages, run.timings, mode=mode)
 
 
 def _lacks_asked_kind(run: _Run) -> bool:

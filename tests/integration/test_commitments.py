@@ -256,6 +256,12 @@ def test_who_owes_me_keeps_the_other_side_and_a_german_question_reads_its_party(
     assert "Tomasz owes us the load-test results" in quotes and "architecture diagram" in quotes
     assert "I'll send" not in quotes
     assert quote_violations(library.store, owed) == 0
+    # Each quote cites the stretch of its note it was said in, and is found there word for word.
+    assert owed.passages and all(
+        c.passage and claim.text in owed.passages[c.passage - 1].text
+        for claim in owed.stated
+        for c in claim.citations
+    )
     # The quote says "he'll share"; the line under it says who, as the note's parse read it.
     readings = {c.text.split(" · ")[0] for c in owed.claims if c.kind == ClaimKind.INFERRED}
     assert {"Tomasz owes you", "Rui owes you"} <= readings
