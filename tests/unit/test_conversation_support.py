@@ -3,10 +3,11 @@ by what they asked the other person (memory/answer/context.py, passage_support).
 
 from __future__ import annotations
 
-from memory.answer.context import ContextPassage, passage_support
+from memory.answer.answers import extractive_claims
+from memory.answer.context import ContextPassage, passage_support, states_something
 from memory.store.ids import RecordingId
 from memory.store.recordings import Segment
-from memory.text.relevance import content_words, question_terms
+from memory.text.relevance import QuestionTerms, content_words, question_terms
 
 
 def _passage(*turns: tuple[str, str]) -> ContextPassage:
@@ -17,9 +18,19 @@ def _passage(*turns: tuple[str, str]) -> ContextPassage:
     return ContextPassage(1, 1, 1, "chats", "", "2026-05-01T10:00:00", segments, 0, 1.0)
 
 
+def _terms(question: str) -> QuestionTerms:
+    return question_terms(question, document_counts={w: 1 for w in content_words(question)}, documents=10)
+
+
 def _support(question: str, passage: ContextPassage) -> float:
-    terms = question_terms(question, document_counts={w: 1 for w in content_words(question)}, documents=10)
-    return passage_support(passage, terms, width=2, mentioned=lambda _: True).coverage
+    return passage_support(passage, _terms(question), width=2, mentioned=lambda _: True).coverage
+
+
+def _quotes(question: str, *passages: ContextPassage) -> list[str]:
+    """The extractive answer's quotes, with every passage judged relevant."""
+    for p in passages:
+        p.relevant = True
+    return [c.text for c in extractive_claims(list(passages), _terms(question))]
 
 
 def test_what_a_speaker_asked_the_other_is_not_about_the_speaker() -> None:
@@ -43,16 +54,12 @@ def test_a_question_a_speaker_asks_themselves_still_counts() -> None:
 
 
 def test_the_quote_is_the_words_of_the_person_asked_about() -> None:
-    from memory.answer.answers import extractive_claims
-
-    question = "What did Caroline realise after her charity race?"
-    terms = question_terms(question, document_counts={w: 1 for w in content_words(question)}, documents=10)
     chat = _passage(
         ("Melanie", "I realised after my charity race that I love running."),
         ("Caroline", "The charity race made me see that self-care matters."),
     )
     chat.relevant = True
-    [claim] = extractive_claims([chat], terms)
+    [claim] = extractive_claims([chat], _terms("What did Caroline realise after her charity race?"))
     assert claim.text.startswith("The charity race made me see")
     assert claim.citations[0].segment_ids == (2,)
 
@@ -82,32 +89,20 @@ def test_a_plain_you_is_often_anyone_and_turns_to_no_one() -> None:
 
 
 def test_a_question_and_the_thanks_after_it_state_nothing() -> None:
-    from memory.answer.answers import extractive_claims
-    from memory.answer.context import states_something
-
     question = "How did Caroline's children handle the accident?"
-    terms = question_terms(question, document_counts={w: 1 for w in content_words(question)}, documents=10)
     asked = _passage(
         ("Melanie", "My son had a car accident last week."),
         ("Caroline", "Oh no! How did they handle the accident? Thanks, Melanie"),
     )
-    asked.relevant = True
-    assert extractive_claims([asked], terms) == []
+    assert _quotes(question, asked) == []
     replied = _passage(("Caroline", "How did they handle the accident? They were scared but fine."))
-    replied.relevant = True
-    [claim] = extractive_claims([replied], terms)
-    assert claim.text == "How did they handle the accident? They were scared but fine"
+    assert _quotes(question, replied) == ["How did they handle the accident? They were scared but fine"]
     assert states_something("Do we need a second site? Probably not.")
     assert not states_something("Any special meaning to it? Thanks!", ["Melanie"])
 
 
 def test_no_quote_when_the_person_asked_about_only_speaks_to_the_other() -> None:
-    from memory.answer.answers import extractive_claims
-
-    question = "How does Caroline's store look?"
-    terms = question_terms(question, document_counts={w: 1 for w in content_words(question)}, documents=10)
     chat = _passage(
         ("Jon", "I finally opened the store last week."), ("Caroline", "Your store looks great, Jon!")
     )
-    chat.relevant = True
-    assert extractive_claims([chat], terms) == []
+    assert _quotes("How does Caroline's store look?", chat) == []
