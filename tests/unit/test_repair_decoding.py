@@ -84,3 +84,13 @@ def test_taken_back_stays_the_crfs_own_probability() -> None:
     plain = tag_text(text, tokens, pos=pos, rerank_starts=False)
     ranked = tag_text(text, tokens, pos=pos)
     assert [round(p, 9) for p in plain.taken_back] == [round(p, 9) for p in ranked.taken_back]
+
+
+def test_the_shipped_decoding_reads_a_restart_the_crf_alone_keeps() -> None:
+    """The bias finds repairs where the unbiased CRF finds none (the whole of its gain on
+    Disfl-QA), at the CRF's own low confidence, below consolidation's MIN_CONFIDENCE."""
+    text = "What is the budget of the what is the timeline of the rollout?"
+    assert meant_reading(text) == "What is the timeline of the rollout?"
+    (repair,) = find_repairs(text)
+    assert repair.replaced_text == "What is the budget of the"
+    assert repair.confidence < MIN_CONFIDENCE
