@@ -26,7 +26,9 @@ candidate starts are read, and a logistic regression learns which start gives th
 words. The CRFs decode with a bias towards taking words back (repair_tagger.Decoder); the bias
 (BIAS_GRID) and the ranker's C (RANKER_GRID) are chosen together by the same folds on exact
 match (ties: F1), the bias is stored with the ranker, and nothing is written unless it beats the
-CRF's own starts (no bias) there. `--ranker-only --c1 2.0 --c2 0.01` trains the ranker
+CRF's own starts (no bias) there. The table also says how many of the held-out pairs' fluent
+sentences each setting's reading changes (a bias finds more repairs in them too); the choice
+does not read it. `--ranker-only --c1 2.0 --c2 0.01` trains the ranker
 alone for the shipped CRF setting.
 `--markers` prints the marker words and phrases as derived from the data instead of training.
 """
@@ -50,6 +52,7 @@ from bench.evals.corrections_eval import score_pairs
 from bench.repair_labels import deletions, keys, labels_of
 from memory.text import nlp, repair_starts
 from memory.text.nlp import language_of
+from memory.text.quotes import normalise
 from memory.text.repair_features import (
     KEEP,
     MARKER_PHRASES,
@@ -300,23 +303,33 @@ def held_out_figures(
     folds: int,
     c: float | None,
     bias: float,
-) -> tuple[float, float]:
+    fluent_segs: Sequence[Sequence[Segment]] | None = None,
+) -> tuple[float, float, int]:
     """Mean exact match and F1 over the folds of rankers with C `c` (None: the CRF's own starts)
-    fitted on the other folds' stretches (decoded with `bias`)."""
+    fitted on the other folds' stretches (decoded with `bias`), and how many of the held-out
+    pairs' fluent sentences the reading changes (`fluent_segs`: their segments, as `segs`; not
+    scored by exact match or F1, which read the disfluent side only)."""
     reports = []
+    changed = 0
     for k in range(folds):
         held = [i for i in range(len(pairs)) if i % folds == k]
         rest = (segs[i] for i in range(len(pairs)) if i % folds != k)
         ranker = fit_ranker(rest, c, bias) if c else None
         readings = {pairs[i]["disfluent"]: ranked_reading(pairs[i], segs[i], ranker) for i in held}
         reports.append(score_pairs([pairs[i] for i in held], readings.__getitem__, kinds_too=False))
+        if fluent_segs is not None:
+            for i in held:
+                text = pairs[i]["fluent"]
+                reading = ranked_reading({"disfluent": text}, fluent_segs[i], ranker)
+                changed += normalise(reading) != normalise(text)
     return (
         sum(r["exact_match"] for r in reports) / folds,
         sum(r["replaced_f1"] for r in reports) / folds,
+        changed,
     )
 
 
-def _best(table: dict[tuple[float, float | None], tuple[float, float]]) -> tuple[float, float | None]:
+def _best(table: dict[tuple[float, float | None], tuple[float, float, int]]) -> tuple[float, float | None]:
     """The (bias, C) of the best ranker: exact match to a tenth of a point, then F1 to three
     places, then the smaller bias and C."""
     return max(
@@ -339,7 +352,7 @@ def train_start_ranker(
     folds (a ranker fitted on the other folds' stretches reads each fold), and the chosen pair is
     fitted on every fold's stretches and written to `out`."""
     started = time.perf_counter()
-    table: dict[tuple[float, float | None], tuple[float, float]] = {}
+    table: dict[tuple[float, float | None], tuple[float, float, int]] = {}
     best_segs: dict[float, list[list[Segment]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         decoders = []
@@ -357,12 +370,17 @@ def train_start_ranker(
                 start_groups(pairs[i], labels[i], pos, decoders[i % folds], setting[2], bias)
                 for i in range(len(pairs))
             ]
+            fluent_segs = [
+                start_groups({"disfluent": p["fluent"]}, None, pos, decoders[i % folds], setting[2], bias)
+                for i, p in enumerate(pairs)
+            ]
             for c in (None, *RANKER_GRID) if bias == 0.0 else RANKER_GRID:
-                table[(bias, c)] = held_out_figures(pairs, segs, folds, c, bias)
+                table[(bias, c)] = held_out_figures(pairs, segs, folds, c, bias, fluent_segs)
                 name = f"bias {bias} start ranker C={c}" if c else "CRF's own starts"
-                em, f1 = table[(bias, c)]
+                em, f1, changed = table[(bias, c)]
                 print(
-                    f"{name:<32} exact match {em:.2%}  F1 {f1:.4f}  ({time.perf_counter() - started:.0f} s)",
+                    f"{name:<32} exact match {em:.2%}  F1 {f1:.4f}  fluent sentences changed {changed}"
+                    f"  ({time.perf_counter() - started:.0f} s)",
                     file=sys.stderr,
                 )
             best_segs[bias] = segs
