@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from memory.text.dates import NUMBER_WORD_PATTERN, WEEKDAYS
 from memory.text.doc import Doc, Span
 from memory.text.entities import sentence_dates
+from memory.text.fact_parse import parsed
 from memory.text.numbers import GERMAN_MONTHS
 
 # A German ordinal's dot ("am 3. September") ends no clause.
@@ -57,7 +58,10 @@ def phrase_values(phrase: str, doc: Doc) -> dict[str, list[tuple[int, int, str]]
         if all(m.end() <= a or m.start() >= b for a, b in taken):
             text = m.group(0).rstrip(",.").replace(",", "").lower()
             found["number"].append((m.start(), m.start() + len(m.group(0).rstrip(",.")), text))
+    names = parsed(doc).name_words()
     for m in _NAME_WORD.finditer(phrase):
+        if m.group(0).lower() not in names:
+            continue  # a capital alone makes no name ("{disfmarker} You", "If")
         if m.start() > 0 and all(m.end() <= a or m.start() >= b for a, b in taken):
             found["name"].append((m.start(), m.end(), m.group(0).lower()))
     return found

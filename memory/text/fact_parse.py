@@ -11,6 +11,7 @@ what the value is (its attribute) and, for a count, the noun counted.
 
 from __future__ import annotations
 
+import re
 import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
@@ -71,6 +72,8 @@ CHANGE_LEMMAS = frozenset(
     )
 )
 MIN_WORDS_FOR_LANGUAGE = 8  # a shorter sentence takes the note's language
+NAME_ENTITIES = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "PRODUCT", "WORK_OF_ART", "EVENT"})
+_CAPITALISED = re.compile(r"\b[A-ZÄÖÜ][\w'-]+")
 
 
 @dataclass
@@ -226,6 +229,7 @@ class ParsedDoc:
         self._attributes: list[int | str] = []
         self._array: NDArray[Any] | None = None
         self._entities: list[tuple[int, int]] = []
+        self._names: frozenset[str] | None = None
 
     def sentence(self, sentence: Sentence) -> ParsedSentence:
         found = self._sentences.get(sentence.number)
@@ -243,6 +247,30 @@ class ParsedDoc:
                     tokens = parse(sentence.text)
             found = self._sentences[sentence.number] = ParsedSentence(sentence, language, tokens)
         return found
+
+    def name_words(self) -> frozenset[str]:
+        """The words (lower case) said as part of a name somewhere in the note: in English sentences
+        those spaCy tags a proper noun or puts in a name entity; in others, which have no pipeline
+        here, a capitalised word that does not open its sentence (German capitalises every noun, so
+        there this stays the weaker reading). Neither reading takes a sentence's first word: there the
+        small model calls "Mm", "Kay" or "Oh" proper nouns. "You", "If" or "Manager" after a filler
+        are not names."""
+        if self._names is None:
+            names: set[str] = set()
+            for sentence in self.doc.sentences:
+                tokens = self.sentence(sentence).tokens
+                if tokens is None:
+                    names |= {
+                        m.group(0).lower() for m in _CAPITALISED.finditer(sentence.text) if m.start() > 0
+                    }
+                    continue
+                names |= {
+                    t.lower_
+                    for t in tokens
+                    if (t.pos_ == "PROPN" or t.ent_type_ in NAME_ENTITIES) and t.i > 0 and t.is_alpha
+                }
+            self._names = frozenset(names)
+        return self._names
 
     def _span_doc(self, span: Span) -> SpacyDoc:
         """`span.as_doc()` (spaCy 3.8), from the parse's array and entity bounds read once."""

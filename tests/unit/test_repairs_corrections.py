@@ -53,6 +53,18 @@ def test_plain_speech_holds_no_corrections(text: str) -> None:
     assert find_corrections(doc_of(text)) == []
 
 
+def test_a_capital_alone_makes_no_name_to_correct() -> None:
+    """Meeting speech: "Project Manager, um, I'm Marty" is an introduction, not "Marty" put in the
+    place of "Manager". A name is what the note's parse reads as one (a proper noun or a name
+    entity), not any capitalised word; a real name repair is still read."""
+    assert (
+        find_corrections(doc_of("So the Project Manager, um, I'm Marty, and I'll run the meeting today."))
+        == []
+    )
+    [name] = find_corrections(doc_of("My contact at Helvion is not Weber but Wegener, Stefan Wegener."))
+    assert (name.wrong.text, name.right.text, name.kind) == ("Weber", "Wegener", "name")
+
+
 def test_a_repair_without_values_of_one_kind_is_not_a_correction() -> None:
     """The tagger may read "the red, sorry, the blue folder" as a repair; with no value on either
     side there is no evidence beside it, so consolidation reports nothing."""
