@@ -25,7 +25,7 @@ from datetime import date
 
 from memory.answer.answers import Citation, Claim
 from memory.consolidate.commitment_store import Commitment, list_commitments
-from memory.consolidate.commitment_text import MINE
+from memory.consolidate.commitment_text import GROUP, MINE, THIRD_PERSON
 from memory.store.store import Store
 from memory.text.nlp import language_of, parse
 from memory.text.quotes import ClaimKind
@@ -42,9 +42,7 @@ _SPEAKER_OBJECT = frozenset({"me", "us", "mir", "uns", "mich"})
 _MY = frozenset({"my", "our", "meine", "meinen", "unsere"})
 _NAME_WORD = re.compile(r"[A-ZÄÖÜ][\wäöüß-]+")
 # A party said only as a pronoun names no one the reader could not see in the quote already.
-_PRONOUNS = frozenset(
-    {"he", "she", "they", "it", "him", "her", "them", "er", "sie", "es", "ihm", "ihr", "ihnen"}
-)
+_PRONOUNS = THIRD_PERSON | GROUP | {"it", "er", "sie", "es", "ihm", "ihr", "ihnen"}
 
 
 @dataclass(frozen=True)

@@ -133,15 +133,18 @@ class ContextPassage:
     def spoken_by(self, segment: Segment, asked: set[str]) -> bool:
         return bool(segment.speaker and stems(segment.speaker) & asked)
 
-    def words_of(self, names: Collection[str]) -> list[str]:
-        """What the speakers among `names` (stems) said in the passage, segment by segment, less
-        what they said about the other person (`_statements`: their questions to them, a sentence
-        that turns to them)."""
-        asked = self.asked_speakers(names)
-        if not asked:
-            return []
+    def statements_of(self, asked: set[str]) -> list[str | None]:
+        """Segment by segment, what the speakers `asked` (stems) state in it, less what they say
+        about the other person (`_statements`: their questions to them, a sentence that turns to
+        them); None for a segment someone else said."""
         others = [sp for sp in self.speakers if not (stems(sp) & asked)]
-        return [_statements(s.raw_text, others) for s in self.segments if self.spoken_by(s, asked)]
+        return [_statements(s.raw_text, others) if self.spoken_by(s, asked) else None for s in self.segments]
+
+    def words_of(self, names: Collection[str]) -> list[str]:
+        """What the speakers among `names` (stems) state in the passage, segment by segment
+        (`statements_of`); nothing when none of them speaks here."""
+        asked = self.asked_speakers(names)
+        return [t for t in self.statements_of(asked) if t is not None] if asked else []
 
     def anchors(self) -> set[str]:
         """Stems of the whole passage and its context: where a question's names may be found."""
@@ -305,13 +308,10 @@ def passage_support(
         best = coverage(terms, said_stems(passage.text) | given)
         return Support(best.coverage, names, best.matched)
     asked = passage.asked_speakers(terms.names)
-    others = [sp for sp in passage.speakers if not (stems(sp) & asked)]
-    per_segment = [
-        said_stems(_statements(s.raw_text, others) if asked else s.raw_text)
-        if not asked or passage.spoken_by(s, asked)
-        else set()
-        for s in segments
-    ]
+    if asked:
+        per_segment = [said_stems(t) if t is not None else set() for t in passage.statements_of(asked)]
+    else:
+        per_segment = [said_stems(s.raw_text) for s in segments]
     best = Support(0.0, names)
     for i in range(len(segments)):
         window = set().union(*per_segment[i : i + width]) | given

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from memory.text.doc import Doc, Sentence
+from memory.text.name_words import NAME_LABELS
 from memory.text.nlp import language_of, parse
 from memory.text.numbers import word_list
 
@@ -72,7 +73,6 @@ CHANGE_LEMMAS = frozenset(
     )
 )
 MIN_WORDS_FOR_LANGUAGE = 8  # a shorter sentence takes the note's language
-NAME_ENTITIES = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "PRODUCT", "WORK_OF_ART", "EVENT"})
 _CAPITALISED = re.compile(r"\b[A-ZÄÖÜ][\w'-]+")
 
 
@@ -267,7 +267,7 @@ class ParsedDoc:
                 names |= {
                     t.lower_
                     for t in tokens
-                    if (t.pos_ == "PROPN" or t.ent_type_ in NAME_ENTITIES) and t.i > 0 and t.is_alpha
+                    if (t.pos_ == "PROPN" or t.ent_type_ in NAME_LABELS) and t.i > 0 and t.is_alpha
                 }
             self._names = frozenset(names)
         return self._names
