@@ -38,6 +38,7 @@ from memory.store.recordings import get_recording, list_segments
 from memory.text import entities, name_book
 from memory.text.dates import Entity
 from memory.text.doc import Doc
+from memory.text.name_words import common_word
 from memory.text.names import NamedEntity
 from memory.text.relevance import STOPWORDS, chunk_count, stems, term_document_counts
 from models.catalogue import Role
@@ -205,13 +206,19 @@ class Consolidation:
     def _entities(self) -> None:
         self._read_names()
         # A project's own name links nothing: "back to Millbrook" is where the note goes, not a connection
-        # (a person named like the firm, "Ilse Kranich", still does).
-        named = set().union(*(facts.context_stems(n.replace("-", " ")) for n in self.names.values()))
+        # (a person named like the firm, "Ilse Kranich", still does). A name is a project's own when
+        # it says a word of a project's name that is not an English word, or says only words of it
+        # ("Van Aalst" for van-aalst-scope3): "brackenridge-packaging" does not make the "Northern
+        # Packaging Transition Fund" one.
+        words = [w for n in self.names.values() for w in n.replace("-", " ").replace("_", " ").split()]
+        named = set().union(*(facts.context_stems(w) for w in words))
+        own = set().union(*(facts.context_stems(w) for w in words if not common_word(w)))
 
         def project_named(e: Entity) -> bool:
             said = facts.context_stems(e.text)
-            person = isinstance(e, NamedEntity) and e.label == "person"
-            return bool(said & named) and (not person or said <= named)
+            if isinstance(e, NamedEntity) and e.label == "person":
+                return bool(said & named) and said <= named
+            return bool(said & own) or (bool(said) and said <= named)
 
         kept = [e for e in self.entities if not (e.kind in entities.NAME_KINDS and project_named(e))]
         entities.store_entities(self.store, self.recording.id, self.doc, kept, self.projects())

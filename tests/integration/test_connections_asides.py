@@ -59,6 +59,7 @@ NOTES = [
             "Alder Surgery update, the booking pilot starts next month.",
             "On the 14th of March at two I present to the partners in person.",
             "Selma says the Quillmark export works now.",
+            "Selma wants to apply to the Northern Brewery Heritage Fund for the new waiting room.",
         ],
     ),
     (
@@ -98,6 +99,7 @@ NOTES = [
             "Fenwick update from the taproom, short one.",
             "The online booking for the brewery tours goes live next month, with text reminders.",
             "The booking pilot and the reminders need the same careful testing as any booking project.",
+            "The Northern Brewery Heritage Fund might pay for the new tour signs.",
             "That's the update.",
         ],
     ),
@@ -169,6 +171,14 @@ def test_connections_share_a_named_thing_and_say_only_what_they_know(library: Li
     assert len(quillmark) == 1  # once per thing and pair of projects
     ridge = [c for c in found if "harlow ridge" in c.shared.lower()]
     assert ridge and all(c.kind != "person" for c in ridge)  # a place is no person
+
+
+def test_a_name_that_says_an_english_word_of_a_project_name_still_connects(library: Library) -> None:
+    # "Fenwick Brewery" names a project, but the "Northern Brewery Heritage Fund" is not that
+    # project's own name: two projects that name it share it.
+    fund = [c for c in list_connections(library) if "heritage fund" in c.shared.lower()]
+    assert len(fund) == 1
+    assert {"Alder Surgery", "Fenwick Brewery"} == {fund[0].a.project, fund[0].b.project}
 
 
 def test_no_connection_through_a_common_word_or_a_weekday_alone(library: Library) -> None:
