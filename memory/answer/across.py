@@ -104,7 +104,7 @@ def passages_across(
     Returns the passages it made relevant."""
     top = [p for p in passages if p.rank < max_rank and p.segments]
     linked = _linked_segments(store, [p for p in top if p.relevant])
-    asked = set(terms.names)
+    asked = set(terms.names - terms.descriptive)  # a name that describes ("Dutch") joins nothing
     candidates: dict[int, ContextPassage] = {}
     for p in sorted(top, key=lambda p: (-p.support.coverage, p.rank)):
         if p.relevant or p.project_id in candidates:

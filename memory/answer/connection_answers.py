@@ -34,7 +34,7 @@ MAX_CONNECTIONS = 3
 
 def _speaks_to(terms: QuestionTerms, side: Side, min_support: float) -> bool:
     said = said_stems(" ".join([side.quote, side.project.replace("-", " "), side.title]))
-    return coverage(terms, said).coverage >= min_support and set(terms.names) <= said
+    return coverage(terms, said).coverage >= min_support and terms.names - terms.descriptive <= said
 
 
 def matching_connections(

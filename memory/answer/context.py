@@ -301,8 +301,9 @@ def passage_support(
     passage was spoken then).
     """
     anchors = passage.anchors()
-    found = [n for n in terms.names if n in anchors or mentioned(n)]
-    names = len(found) / len(terms.names) if terms.names else 1.0
+    required = terms.names - terms.descriptive
+    found = [n for n in required if n in anchors or mentioned(n)]
+    names = len(found) / len(required) if required else 1.0
     segments = passage.segments
     if not segments:
         best = coverage(terms, said_stems(passage.text) | given)

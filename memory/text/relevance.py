@@ -74,6 +74,9 @@ class QuestionTerms:
     names: frozenset[str]  # stems of names and numbers
     raw: str = ""
     spelled: Mapping[str, str] = field(default_factory=dict)  # stem → a word as asked
+    # Names that describe rather than name ("the *Dutch* bakery", "the *Colombian* co-op"): a note
+    # says "the Netherlands" or "Colombia", so a passage need not say them (`descriptive_names`).
+    descriptive: frozenset[str] = frozenset()
 
     @property
     def content(self) -> list[str]:
@@ -101,6 +104,20 @@ def content_words(question: str) -> list[str]:
 _NAME_ENTITIES = frozenset(
     {"PERSON", "ORG", "GPE", "LOC", "FAC", "PRODUCT", "NORP", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"}
 )
+
+
+def descriptive_names(question: str) -> set[str]:
+    """Stems of the question's words that spaCy reads as an adjective of nationality or group
+    (entity NORP, part of speech ADJ: "Dutch", "Colombian", "Portuguese"). They are names, but
+    they describe the thing asked about; the notes name the country or the people another way."""
+    if language_of(question) == "de":
+        return set()
+    return {
+        stem(t.norm)
+        for word in parse(question)
+        if word.ent_type_ == "NORP" and word.pos_ == "ADJ"
+        for t in tokens(word.text)
+    }
 
 
 def question_names(question: str) -> set[str]:
@@ -188,7 +205,8 @@ def question_terms(question: str, *, document_counts: Mapping[str, float], docum
         weights[key] = max(weights.get(key, 0.0), idf)
         spelled.setdefault(key, word)
     names = question_names(question) & set(weights)
-    return QuestionTerms(tuple(words), weights, frozenset(names), question, spelled)
+    descriptive = descriptive_names(question) & names
+    return QuestionTerms(tuple(words), weights, frozenset(names), question, spelled, frozenset(descriptive))
 
 
 def load_question_terms(
