@@ -10,7 +10,7 @@ import pytest
 
 from app.ask import AskRequest, ask
 from app.library import Library
-from memory.answer.asked_kind import lacks_asked_kind
+from memory.answer.asked_kind import lacks_asked_kind, question_kind
 from memory.text.relevance import question_terms
 from tests.conftest import require_models
 from tests.support.consolidation_corpus import imported_library
@@ -28,6 +28,8 @@ NOTES = [
             "The sound engineer for the English track is Marta Kowalczyk, she starts next week.",
             "The printing of the floor leaflets will cost about four thousand pounds.",
             "The gallery wants the Danish track as well, the budget for it is not settled.",
+            "Lumen Audio will build the tour app, they have not sent a quote yet.",
+            "My own fee for the script edits is 450 a day, for six days.",
         ],
     ),
 ]
@@ -35,6 +37,45 @@ NOTES = [
 
 def _terms(question: str):  # type: ignore[no-untyped-def]
     return question_terms(question, document_counts={}, documents=10)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What will Lumen Audio charge for the app?",
+        "What does the tour app cost?",
+        "What did the printers quote for the leaflets?",
+        "What is the budget for the Danish track?",
+        "What's the price of a headset?",
+        "What day rate did we agree for the script edits?",
+    ],
+)
+def test_a_price_is_asked_for_by_the_words_of_paying_and_money(question: str) -> None:
+    assert question_kind(question) == "price"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What will Lumen Audio build?",
+        "What did the curator say about the budget?",
+        "What does the Danish track need?",
+        "Who pays for the Danish track?",
+    ],
+)
+def test_other_questions_about_money_ask_no_price(question: str) -> None:
+    assert question_kind(question) != "price"
+
+
+def test_a_price_is_a_sum_not_any_number() -> None:
+    question = "What will Lumen Audio charge for the app?"
+    for quote in (
+        "Lumen Audio start in phase one, at half five on Monday.",
+        "Lumen Audio will build the app.",
+    ):
+        assert lacks_asked_kind(question, _terms(question), [quote], voices=1)
+    for quote in ("Lumen Audio quoted 12,400 for the app.", "Lumen Audio want four thousand pounds."):
+        assert not lacks_asked_kind(question, _terms(question), [quote], voices=1)
 
 
 def test_a_quote_without_the_kind_asked_for_lacks_it() -> None:
@@ -73,3 +114,13 @@ def test_an_amount_asked_for_and_not_said_is_not_in_your_notes(library: Library)
     assert not missing.answer_found
     said = ask(library, AskRequest("How much will the floor leaflets cost?", as_of=ASKED, no_llm=True))
     assert said.answer_found and "four thousand pounds" in said.stated[0].text
+
+
+@pytest.mark.slow
+def test_a_price_asked_for_and_not_said_is_not_in_your_notes(library: Library) -> None:
+    missing = ask(
+        library, AskRequest("What will Lumen Audio charge for the tour app?", as_of=ASKED, no_llm=True)
+    )
+    assert not missing.answer_found
+    said = ask(library, AskRequest("What is my fee for the script edits?", as_of=ASKED, no_llm=True))
+    assert said.answer_found and "450 a day" in said.stated[0].text
