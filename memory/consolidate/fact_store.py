@@ -200,6 +200,32 @@ def _named_in(old: _Row, new: _Row, alike: float) -> bool:
     return named and (alike > 0 or bool(REPLACING.search(new.quote)))
 
 
+def _day_named_in(old: _Row, new: _Row, said_with: Mapping[tuple[int, str], Sequence[_Row]]) -> bool:
+    """The earlier date is said again beside the new one, as what goes ("The steering group on the
+    21st is off, they've moved it to Thursday the 19th of November"): another date of the new
+    sentence covers the earlier one, and the sentence says a word of replacing."""
+    if old.value_kind != "date" or new.value_kind != "date" or not REPLACING.search(new.quote):
+        return False
+    if same_value(old, new):
+        return False  # said again, not replaced
+    return any(
+        other.id != new.id
+        and other.value_kind == "date"
+        and (same_value(old, other) or _same_day_of_month(old, other))
+        for other in said_with.get((new.recording_id, new.quote), ())
+    )
+
+
+_BARE_DAY = re.compile(r"(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)", re.I)
+
+
+def _same_day_of_month(old: _Row, bare: _Row) -> bool:
+    """ "The 14th" said alone names a day of some month, which its note's date may not settle
+    (said on 10 March about the 14th of April): it names the earlier date when the days agree."""
+    said = _BARE_DAY.fullmatch(bare.value.strip())
+    return bool(said) and old.value_norm[8:10] == f"{int(said.group(1)):02d}"
+
+
 def _replaced(old: _Row, new: _Row) -> bool:
     """The change names what it replaces, and that is the earlier fact ("switch me from the day
     rate to ...": the earlier 1,150 a day; "from Textwell to ...")."""
@@ -296,6 +322,9 @@ def resolve_validity(store: Store, project_id: int, embed: Embed | None = None) 
     """
     rows = _rows(store, project_id)
     attributes = _Attributes(rows, embed)
+    said_with: dict[tuple[int, str], list[_Row]] = {}  # the facts of one sentence
+    for r in rows:
+        said_with.setdefault((r.recording_id, r.quote), []).append(r)
     superseded = 0
     seen: dict[str, list[_Row]] = {}  # earlier facts by family of value (only those can compare)
     for new in rows:
@@ -326,7 +355,7 @@ def resolve_validity(store: Store, project_id: int, embed: Embed | None = None) 
         scored: list[tuple[int, float, str, _Row]] = []
         for o in current:
             alike = attributes.alike(o, new)
-            if _named_in(o, new, alike) or _replaced(o, new):
+            if _named_in(o, new, alike) or _replaced(o, new) or _day_named_in(o, new, said_with):
                 scored.append((2, alike, o.spoken_at, o))
             elif alike >= (MIN_SHARE_BARE if o.value_kind == new.value_kind == "number" else MIN_SHARE):
                 scored.append((1, alike, o.spoken_at, o))

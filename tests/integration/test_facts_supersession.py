@@ -37,6 +37,7 @@ NOTES = [
         "The deposit was 20,000 pounds, but that's only for the first site.",
         "Is the vendor demo on the 12th of February?",
         "The pilot is not on the 9th of March, nobody agreed to that.",
+        "We agreed a review every month, and the first one is Tuesday the 14th of April at ten.",
     ]),
     ("falkenberg:1", "falkenberg-logistik", "Falkenberg Auftakt", "2026-02-05T10:00:00", [
         "Notizen zum Auftakt bei Falkenberg Logistik.",
@@ -58,6 +59,7 @@ NOTES = [
         "We're switching the reminder texts from Quillpoint to Notifyly.",
         "Our contact for the migration is still Hannah Lowe.",
         "The training budget is still 15k, same as before.",
+        "The review on the 14th is off, they've put it on Wednesday the 22nd of April instead.",
     ]),
     ("kestrel:1", "kestrel-freight", "Kestrel routing", "2026-03-12T15:00:00", [
         "Kestrel Freight notes, the routing pilot starts in April.",
@@ -110,6 +112,13 @@ def test_a_date_said_relatively_supersedes_the_earlier_date(notes: Consolidated)
     assert old.superseded_by == new.id
     old, new = notes.one("am zwanzigsten Februar"), notes.one("Ende nächster Woche")
     assert (old.value_norm, new.value_norm) == ("2026-02-20", "2026-03-13")  # said on Monday 2 March
+    assert old.superseded_by == new.id
+
+
+def test_a_date_said_again_beside_the_new_one_as_what_goes_is_superseded(notes: Consolidated) -> None:
+    # "the first one" says nothing the later sentence's words share; the earlier day said again
+    # beside the new one, with "off", says which fact the change replaces.
+    old, new = notes.one("Tuesday the 14th of April at ten"), notes.one("Wednesday the 22nd of April")
     assert old.superseded_by == new.id
 
 
