@@ -223,7 +223,7 @@ def _same_day_of_month(old: _Row, bare: _Row) -> bool:
     """ "The 14th" said alone names a day of some month, which its note's date may not settle
     (said on 10 March about the 14th of April): it names the earlier date when the days agree."""
     said = _BARE_DAY.fullmatch(bare.value.strip())
-    return bool(said) and old.value_norm[8:10] == f"{int(said.group(1)):02d}"
+    return said is not None and old.value_norm[8:10] == f"{int(said.group(1)):02d}"
 
 
 def _replaced(old: _Row, new: _Row) -> bool:
