@@ -141,12 +141,29 @@ def project_mentions(text: str, project_names: dict[int, str]) -> set[int]:
     return found
 
 
+# Values a verb can set "to": a sum, a count or a day ("reworked my price to 16,750 pounds"), not a
+# person or a thing ("send the deck to Jana").
+_SET_TO_KINDS = frozenset({"amount", "count", "number", "percent", "date"})
+
+
+def _changed_to(ps: ParsedSentence, v: Value) -> bool:
+    """The value is what a verb sets something *to* ("I've reworked my price for the season to
+    sixteen thousand pounds", "they put the review back to the 22nd"): a change said by its grammar,
+    whatever the verb (spaCy's parse: the value's head is the preposition "to" of a verb; "up to",
+    "from 9 to 5" and "due to" hang elsewhere)."""
+    if v.kind not in _SET_TO_KINDS or ps.tokens is None:
+        return False
+    inside = ps.tokens_in(v.start, v.end)
+    heads = {t.head for t in inside if not v.start <= t.head.idx + ps.sentence.start < v.end}
+    return any(h.lower_ == "to" and h.dep_ == "prep" and h.head.pos_ == "VERB" for h in heads)
+
+
 def is_change(ps: ParsedSentence, doc: Doc, v: Value, clauses: list[tuple[int, int]], index: int) -> bool:
     text = doc.text[clauses[max(0, index - 1)][0] : clauses[index][1]]
     if NO_CHANGE.search(doc.text[clauses[index][0] : clauses[index][1]]):
         return False
     if not CHANGE.search(text):
-        return False
+        return _changed_to(ps, v)
     if ps.tokens is not None:  # "two new customers": new things, not a changed value
         for t in ps.tokens_in(v.start, v.end):
             if t.head.pos_ == "NOUN" and any(

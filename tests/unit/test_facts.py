@@ -169,3 +169,19 @@ def test_changes_and_plain_statements() -> None:
     assert by_value["Ben Okoro"].changed and by_value["Pingmate"].changed
     assert not by_value["30,000 pounds"].changed
     assert by_value["Ben Okoro"].attribute == "contact"
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "changed"),
+    [
+        ("I've reworked my price for the season to 16,750 pounds.", "16,750 pounds", True),
+        ("The licence budget went to 52,000 euros.", "52,000 euros", True),
+        ("They put the review on the 22nd of April.", "the 22nd of April", False),
+        ("We can spend up to 40,000 pounds on the pilot.", "40,000 pounds", False),
+        ("Due to the outage the pilot starts on the 3rd of November.", "the 3rd of November", False),
+    ],
+)
+def test_a_value_a_verb_sets_something_to_is_a_change(text: str, value: str, changed: bool) -> None:
+    # said by its grammar, whatever the verb: the value hangs on the preposition "to" of a verb
+    by_value = {f.value: f for f in _facts(text)}
+    assert by_value[value].changed is changed
