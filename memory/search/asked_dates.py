@@ -26,6 +26,8 @@ _AHEAD = re.compile(
     r"later|ahead|future|nächste\w*|kommende\w*|wird|werden)\b",
     re.I,
 )
+# "What was the school going to use?", "Which venue were we going to book?": a plan in the past.
+_PAST_PLAN = re.compile(r"\b(?:was|were)\b(?:\s+\w+){0,3}?\s+going\s+to\b", re.I)
 _PATTERNS = (
     # 3 May 2023, the 3rd of May, 3 May
     re.compile(rf"\b(?P<d>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<m>{_MONTH})\b\.?(?:,?\s+{_YEAR}\b)?", re.I),
@@ -33,8 +35,19 @@ _PATTERNS = (
     re.compile(rf"\b(?P<m>{_MONTH})\.?\s+(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}\b(?:,?\s+{_YEAR}\b)?", re.I),
     # May 2023, May of 2023
     re.compile(rf"\b(?P<m>{_MONTH})\s+(?:of\s+)?{_YEAR}\b", re.I),
-    # in May, during July, early March ("may" alone is the verb far more often than the month)
-    re.compile(rf"\b(?:in|during|early|late|mid|since|through|throughout|im)\s+-?\s*(?P<m>{_MONTH})\b", re.I),
+    # back in mid-May, at the beginning of July, the first half of August, early March: the words
+    # around the month are part of what the question names ("may" alone is the verb far more often)
+    re.compile(
+        rf"\b(?:back\s+)?(?:(?:in|at|by|around|from|since|until)\s+)?(?:the\s+)?(?:very\s+)?"
+        rf"(?:early|mid|late|beginning|start|end|middle|(?:first|second|last)\s+(?:half|week|weeks))"
+        rf"(?:\s+of)?\s*-?\s*(?P<m>{_MONTH})\b",
+        re.I,
+    ),
+    # in May, during July, back in June
+    re.compile(
+        rf"\b(?:back\s+)?(?:in|during|early|late|mid|since|through|throughout|im)\s+-?\s*(?P<m>{_MONTH})\b",
+        re.I,
+    ),
 )
 
 
@@ -48,13 +61,14 @@ def named_days(question: str, as_of: datetime | None) -> list[tuple[tuple[int, i
     """Each day or month the question names: where it is said (character offsets) and the span of
     days on which notes telling of it were likely spoken."""
     today = (as_of or datetime.now()).date()
-    ahead = bool(_AHEAD.search(question))
+    ahead = bool(_AHEAD.search(question)) and not _PAST_PLAN.search(question)
     found: list[tuple[tuple[int, int], tuple[date, date]]] = []
     for pattern in _PATTERNS:
         for m in pattern.finditer(question):
             if any(a < m.end() and m.start() < b for (a, b), _ in found):
                 continue  # part of a fuller date already read ("May 3, 2023", then "May")
-            days = _days(m.groupdict(), today, ahead)
+            back = m.group(0).lower().startswith("back")  # "back in June": behind, whatever else is said
+            days = _days(m.groupdict(), today, ahead and not back)
             if days is not None and days[0] <= today:
                 found.append(((m.start(), m.end()), (days[0], min(days[1] + TOLD_WITHIN, today))))
     return found
