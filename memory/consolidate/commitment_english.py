@@ -4,7 +4,7 @@ in memory/consolidate/commitments.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from memory.consolidate.commitment_text import (
@@ -85,7 +85,19 @@ class EnglishSentence:
                 out.append(found)
             elif (delivery := self.delivery(t)) is not None:
                 out.append(delivery)
-        return out
+        return self._sentence_deadline(out)
+
+    def _sentence_deadline(self, found: list[Found]) -> list[Found]:
+        """A commitment whose own clause says no date takes the sentence's one deadline that no
+        other commitment of the sentence has ("Tomasz owes me the site plan, he said by the end of
+        May"; "the plan has to be in by Friday the 28th, and that's on me, I said I'd write it")."""
+        used = {f.due_text for f in found if f.due_text}
+        free = [d for d in self.dues if d.text.split()[0].lower() in DEADLINE_WORDS and d.text not in used]
+        undated = [f for f in found if f.kind == "commitment" and f.due_text is None]
+        if len(free) != 1 or len(undated) != 1:
+            return found
+        due = free[0]
+        return [replace(f, due_text=due.text, due_date=due.date) if f is undated[0] else f for f in found]
 
     # --- what makes a predicate a commitment ----------------------------------------------------------
     def predicate(self, v: Token) -> _Predicate | None:
@@ -189,6 +201,8 @@ class EnglishSentence:
         else:
             return None
         first, last = self.quote_range(p, agent)
+        if thing is not None and thing.i > last:  # a pseudo-cleft's thing, said after "is"
+            last = max([t.i for t in self._until_stop(list(thing.subtree), thing)] + [last])
         due = self.due_in(first, last)
         undertaken = p.kind in ("owe", "promise") or promiser is not None or self._reported(p.owner)
         if not undertaken and to_whom is None and due is None:
@@ -262,6 +276,11 @@ class EnglishSentence:
         v = p.verb
         recipient = next(iter(_children(v, "dative")), None)
         things = _children(v, "dobj")
+        if (cleft := self._cleft_thing(v)) is not None:
+            # "What I owe Odile is a revised budget sheet": the thing is what "what" stands for
+            things = [cleft, *(t for t in things if t.lower_ != "what")]
+            if len(things) > 1 and recipient is None:
+                recipient, things = things[1], [cleft]
         if recipient is None:
             for prep in _children(v, "prep") + [c for t in things for c in _children(t, "prep")]:
                 if prep.lower_ == "to" or (prep.lower_ == "with" and v.lemma_.lower() == "share"):
@@ -285,6 +304,17 @@ class EnglishSentence:
         if thing is not None and thing.lower_ in ("which", "that") and v.dep_ == "relcl":
             thing = v.head  # "a custom template, which they'll build"
         return recipient, thing
+
+    def _cleft_thing(self, v: Token) -> Token | None:
+        """The noun a pseudo-cleft says its "what" is ("what I owe Odile *is* a revised budget
+        sheet"): the verb's clause is the subject of "be", and the noun is that be's attribute."""
+        if (
+            v.dep_ != "csubj"
+            or v.head.lemma_ != "be"
+            or not any(t.lower_ == "what" for t in _children(v, "dobj"))
+        ):
+            return None
+        return next((t for t in _children(v.head, "attr") if t.pos_ in ("NOUN", "PROPN")), None)
 
     def _addressee(self, t: Token) -> bool:
         """Whom something is sent "to": a person, or any name ("to Imogen", "to Tessera")."""

@@ -53,6 +53,8 @@ NOTES = [
             "Would you send me the invoice by Friday?",
             "Maybe I'll draft the roadmap for Tomasz by Thursday.",
             "Rui said he'll share the architecture diagram with us by the end of the month.",
+            "And what I owe Leona is the revised risk register, by Thursday the 12th.",
+            "Amir owes us the test accounts for the portal, he said by the end of next week.",
         ],
     ),
     _note(  # a Thursday, in German
@@ -129,6 +131,15 @@ def test_english_commitments_have_who_what_to_whom_and_a_due_date_from_the_day_s
     assert (diagram.who, diagram.to_whom, diagram.due_date) == ("Rui", "us", "2026-03-31")
 
 
+def test_what_is_owed_and_by_when_may_be_said_around_the_promise(library: Library) -> None:
+    found = list_commitments(library, project="Orchard Bank")
+    register = _find(found, "what I owe Leona")  # a pseudo-cleft: the thing follows "is"
+    assert (register.who, register.to_whom, register.what) == ("me", "Leona", "the revised risk register")
+    assert register.due_date == "2026-03-12"
+    accounts = _find(found, "Amir owes us the test accounts")  # the deadline in the next clause
+    assert (accounts.who, accounts.to_whom, accounts.due_date) == ("Amir", "us", "2026-03-13")
+
+
 def test_german_commitments_are_read_by_rules(library: Library) -> None:
     found = list_commitments(library, project="Fischer Logistik")
     offer = _find(found, "das Angebot bis Freitag")
@@ -145,7 +156,7 @@ def test_hypotheticals_questions_and_hedges_are_not_commitments(library: Library
     quotes = " | ".join(c.quote for c in list_commitments(library))
     for words in ("the contract", "the invoice", "the roadmap", "den Vertrag"):
         assert words not in quotes
-    assert len(list_commitments(library)) == 6
+    assert len(list_commitments(library)) == 8
 
 
 def test_a_later_note_marks_a_commitment_done(library: Library) -> None:
