@@ -68,7 +68,7 @@ _GERMAN_RULE_KIND = {
 # the budget?", "What day rate did I agree?"). Read from spaCy's parse of the question. It is
 # answered by a sum: a money entity, or a number in digits or with a magnitude ("680 a day").
 PRICE_VERBS = frozenset({"cost", "charge", "pay", "quote", "spend", "earn", "bill", "invoice"})
-AMOUNT_NOUNS = frozenset(
+MONEY_NOUNS = frozenset(
     {
         "price",
         "cost",
@@ -86,20 +86,20 @@ AMOUNT_NOUNS = frozenset(
 )
 
 
-def _asks_amount(question: str) -> bool:
+def _asks_price(question: str) -> bool:
     if nlp.language_of(question) == "de":
         return False
-    for word in nlp.parse(question):
+    for word in nlp.parse(question):  # the question's first "what" decides
         if word.lower_ != "what":
             continue
         head = word.head
         if word.dep_ == "dobj" and head.lemma_.lower() in PRICE_VERBS:
             return True
-        if word.dep_ == "det" and head.lemma_.lower() in AMOUNT_NOUNS:
+        if word.dep_ == "det" and head.lemma_.lower() in MONEY_NOUNS:
             return True
         if word.dep_ in ("attr", "nsubj") and head.lemma_ == "be":
             return any(
-                c.dep_ in ("nsubj", "attr") and c.lemma_.lower() in AMOUNT_NOUNS
+                c.dep_ in ("nsubj", "attr") and c.lemma_.lower() in MONEY_NOUNS
                 for c in head.children
                 if c != word
             )
@@ -109,7 +109,7 @@ def _asks_amount(question: str) -> bool:
 
 def question_kind(question: str) -> str | None:
     """The kind of thing that answers the question (one of KINDS), when its opening says so, or,
-    for a price, its words (`_asks_amount`). "What *day* rate did I agree?" asks no day: a kind
+    for a price, its words (`_asks_price`). "What *day* rate did I agree?" asks no day: a kind
     word that modifies a noun is not the question's frame."""
     for kind, pattern in _OPENINGS:
         found = pattern.search(question)
@@ -117,7 +117,7 @@ def question_kind(question: str) -> str | None:
             if kind == "time" and _modifies_a_noun(question, found.end()):
                 break
             return kind
-    return "price" if _asks_amount(question) else None
+    return "price" if _asks_price(question) else None
 
 
 def _modifies_a_noun(question: str, end: int) -> bool:

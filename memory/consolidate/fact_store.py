@@ -220,8 +220,9 @@ _BARE_DAY = re.compile(r"(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)", re.I)
 
 
 def _same_day_of_month(old: _Row, bare: _Row) -> bool:
-    """ "The 14th" said alone names a day of some month, which its note's date may not settle
-    (said on 10 March about the 14th of April): it names the earlier date when the days agree."""
+    """Whether a bare day ("the 14th", said alone) names the earlier date: its month is not said,
+    and the note's date may not settle it (said on 10 March of the 14th of April), so the day of
+    the month has to agree."""
     said = _BARE_DAY.fullmatch(bare.value.strip())
     return said is not None and old.value_norm[8:10] == f"{int(said.group(1)):02d}"
 
