@@ -47,7 +47,8 @@ SPANNING = frozenset({"across", "between", "among", "amongst"})
 # Words that point at the speaker's past work when asked in the perfect ("have I … before?").
 _PAST_WORK_TEXT = "before ever previously elsewhere already"
 PAST_WORK = frozenset(_PAST_WORK_TEXT.split())
-ANYWHERE_ELSE = re.compile(r"\b(?:anywhere|somewhere|elsewhere|nowhere)\b(?:\s+else)?", re.I)
+# "anywhere else", "elsewhere", "where else does she turn up": beyond the place at hand
+ANYWHERE_ELSE = re.compile(r"\b(?:(?:any|some|no)?where\s+else|elsewhere)\b", re.I)
 _GERMAN_ACROSS = re.compile(
     r"\b(?:anderen?|mehreren|beiden|allen)\s+(?:projekte?n?|kunden|kundinnen|mandanten|mandaten|firmen)\b|"
     r"\b(?:schon\s+(?:mal|einmal)|vorher|früher|woanders|anderswo)\b",
@@ -62,7 +63,7 @@ def asks_across_projects(question: str) -> bool:
         return False
     if nlp.language_of(text) == "de":
         return bool(_GERMAN_ACROSS.search(text))
-    if ANYWHERE_ELSE.search(text) and re.search(r"\belse\b|\belsewhere\b", text, re.I):
+    if ANYWHERE_ELSE.search(text):
         return True
     doc = nlp.parse(text)
     for token in doc:

@@ -19,6 +19,7 @@ ACROSS = [
     "Do both clients rely on the same payroll provider?",
     "Has a different client asked for an ISO audit?",
     "Have I seen this outage anywhere else?",
+    "Where else does Lena Marsh turn up?",
     "Does any other engagement depend on the Azure migration?",
     "Is the same vendor turning up across my projects?",
     "Are there overlaps between clients in the rollout dates?",
@@ -35,6 +36,8 @@ ONE_PROJECT = [
     "Wann ist der Termin mit dem Kunden?",
     "What did Caroline say about her project last week?",
     "What was agreed between the vendor and the client?",
+    "Where is the kickoff? Who else is coming?",
+    "Who else is on the steering group?",
 ]
 
 
