@@ -51,9 +51,10 @@ def phrase_values(phrase: str, doc: Doc) -> dict[str, list[tuple[int, int, str]]
         if e.kind in ("date", "time"):
             found["date"].append((e.start, e.end, e.value))
             taken.append((e.start, e.end))
-    for m in re.finditer(r"\b(" + "|".join(WEEKDAYS) + r")\b", phrase, re.I):
+    # a weekday, or every one of them ("on Thursdays, I mean Fridays")
+    for m in re.finditer(r"\b(" + "|".join(WEEKDAYS) + r")s?\b", phrase, re.I):
         if all(m.end() <= a or m.start() >= b for a, b in taken):
-            found["date"].append((m.start(), m.end(), m.group(0).lower()))
+            found["date"].append((m.start(), m.end(), m.group(1).lower()))
     for m in _NUMERIC.finditer(phrase):
         if all(m.end() <= a or m.start() >= b for a, b in taken):
             text = m.group(0).rstrip(",.").replace(",", "").lower()

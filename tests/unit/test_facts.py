@@ -92,6 +92,7 @@ def test_words_capitalised_only_because_they_come_first_are_not_names() -> None:
         ("We'll use Redis, scratch that, we'll use Postgres for the cache.", "Redis", "Postgres"),
         ("Der Termin ist am Montag, nein, warte, ich meinte Mittwoch.", "Montag", "Mittwoch"),
         ("Das Budget ist 40.000 Euro, Korrektur, 45.000 Euro.", "40.000", "45.000"),
+        ("The stand-up is on Mondays, I mean Tuesdays, at nine.", "Mondays", "Tuesdays"),
     ],
 )
 def test_self_corrections_link_the_taken_back_words_to_the_meant_ones(
