@@ -12,7 +12,9 @@ memory/consolidate/correction_phrases.py.
 
 from __future__ import annotations
 
+import contextlib
 import re
+from datetime import date
 
 from memory.consolidate.correction_phrases import (
     Correction,
@@ -165,6 +167,21 @@ def _words(text: str) -> list[str]:
 _COORDINATORS = frozenset({"and", "or", "und", "oder", "sowie"})
 
 
+def _weekday_of(said: str, day: str) -> bool:
+    """`said` is the weekday of the day `day` (an ISO date): "on the 30th of September, the
+    Thursday" says the same day again, which continues no list."""
+    try:
+        meant = date.fromisoformat(day[:10])
+    except ValueError:
+        return False
+    # a phrase cut from its sentence is read without its tense, so its year may be a year off
+    weekdays = set()
+    for year in (meant.year - 1, meant.year, meant.year + 1):
+        with contextlib.suppress(ValueError):  # the 29th of February
+            weekdays.add(meant.replace(year=year).strftime("%A").lower())
+    return bool(_words(said)) and _words(said)[-1] in weekdays
+
+
 def _list_goes_on(phrase: str, values: list[tuple[int, int, str]]) -> bool:
     """The phrase after a retrace's second phrase continues a list: it opens with "and" / "or" or
     with a value of the same kind ("on the 3rd, on the 4th, on the 5th")."""
@@ -204,14 +221,15 @@ def retrace_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]
                 av = phrase_values(after, doc) if after else {}
                 for family in ("date", "number"):
                     # one value each side: "five or six, seven" and "twenty eight, three" are not retraces
-                    if (
-                        len(lv[family]) != 1
-                        or len(rv[family]) != 1
-                        or _list_goes_on(after, av.get(family, []))
-                    ):
+                    if len(lv[family]) != 1 or len(rv[family]) != 1:
                         continue
                     w_start, w_end, wrong = lv[family][-1]
                     r_start, r_end, right_value = rv[family][0]
+                    following = [
+                        v for v in av.get(family, []) if not _weekday_of(after[v[0] : v[1]], right_value)
+                    ]
+                    if _list_goes_on(after, following):
+                        continue
                     if not _differ(family, (left[w_start:w_end], wrong), (right[r_start:r_end], right_value)):
                         continue
                     unit = _words(left[w_end:])

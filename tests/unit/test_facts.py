@@ -93,6 +93,8 @@ def test_words_capitalised_only_because_they_come_first_are_not_names() -> None:
         ("Der Termin ist am Montag, nein, warte, ich meinte Mittwoch.", "Montag", "Mittwoch"),
         ("Das Budget ist 40.000 Euro, Korrektur, 45.000 Euro.", "40.000", "45.000"),
         ("The stand-up is on Mondays, I mean Tuesdays, at nine.", "Mondays", "Tuesdays"),
+        # a retrace, then the weekday of the day it means: the same day again, not a list going on
+        ("Annerby is on the 28th, on the 30th of September, the Wednesday.", "the 28th", "the 30th"),
     ],
 )
 def test_self_corrections_link_the_taken_back_words_to_the_meant_ones(
@@ -113,6 +115,7 @@ def test_self_corrections_link_the_taken_back_words_to_the_meant_ones(
         "It's about 4 pence a message instead of 3.",
         "The deadline is the 15th of September, not the end of June.",
         "So that takes a lot of, um, a lot of pressure off.",
+        "We have sessions on the 3rd, on the 4th, the Saturday, and the 9th.",
     ],
 )
 def test_restarts_fillers_and_contrasts_are_not_self_corrections(text: str) -> None:
