@@ -65,6 +65,8 @@ def phrase_values(phrase: str, doc: Doc) -> dict[str, list[tuple[int, int, str]]
             continue  # a capital alone makes no name ("{disfmarker} You", "If")
         if m.start() > 0 and all(m.end() <= a or m.start() >= b for a, b in taken):
             found["name"].append((m.start(), m.end(), m.group(0).lower()))
+    for values in found.values():
+        values.sort()  # in the order said: the last value before a marker is the one taken back
     return found
 
 
