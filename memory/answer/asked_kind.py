@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from memory.text import nlp
+from memory.text.numbers import find_quantities
 from memory.text.quotes import tokens
 from memory.text.relevance import QuestionTerms, has_answer_kind, stem
 
@@ -176,6 +177,8 @@ def kind_in(text: str, kind: str | None, terms: QuestionTerms, given: str = "") 
         return False
     if nlp.language_of(text) == "de":  # no German pipeline: the word rules
         rule_kind = _GERMAN_RULE_KIND.get(kind)
+        if rule_kind == "number" and find_quantities(text, "de"):
+            return True  # a number said as one German word ("zweihundertvierzigtausend"), by text2num
         return rule_kind is not None and has_answer_kind(text, rule_kind, terms)
     asked = f"{terms.raw} {given}".lower()
     asked_words = {t.norm for t in tokens(asked)}
