@@ -103,6 +103,16 @@ class Converted:
                 ):  # "1.2 million": the digits and their scale, not 1.2 and 1000000
                     words.append(Word(raw[i1][0], a, b, False))
                     continue
+                if (
+                    i2 - i1 > 1
+                    and j2 - j1 > 1
+                    and raw[i2 - 1][0].lower().strip(".,;:!?") in _SCALE_WORDS
+                    and re.fullmatch(r"\d+[.,]\d+", converted[j2 - 2])
+                ):  # "two point one million": text2num writes "2.1 1000000"; keep the scale a word
+                    b = raw[i2 - 2][2]
+                    words += [Word(converted[j], a, b, True) for j in range(j1, j2 - 1)]
+                    words.append(Word(raw[i2 - 1][0], raw[i2 - 1][1], raw[i2 - 1][2], False))
+                    continue
                 words += [Word(converted[j], a, b, True) for j in range(j1, j2)]
         self.words = words
         starts, at = [], 0

@@ -37,10 +37,15 @@ def norms(text: str, language: str = "en") -> list[str]:
         ("Dazu kommen noch siebeneinhalbtausend Stellplätze.", "de", "7500"),
         ("The budget is holding at six eighty, she says.", "en", "680"),
         ("About fourteen percent of the invoices bounced.", "en", "14%"),
+        # a decimal said in words with its scale: one number, not 2.1 and 1000000
+        ("So the appeal is now going for two point one million.", "en", "2100000"),
+        ("We are now at one point nine five million pounds.", "en", "1950000 GBP"),
+        ("Es sind jetzt zwei Komma fünf Millionen Euro.", "de", "2500000 EUR"),
     ],
 )
 def test_numbers_are_read_however_they_are_said(text: str, language: str, expected: str) -> None:
     assert expected in norms(text, language)
+    assert "1000000" not in norms(text, language)  # a scale is no number of its own
 
 
 @pytest.mark.parametrize(
