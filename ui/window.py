@@ -38,6 +38,7 @@ from ui.dialogs.library_copies import (
 )
 from ui.error_reporting import describe
 from ui.format import duration, short_date
+from ui.main_thread_gc import MainThreadCollector
 from ui.note_actions import NoteActions
 from ui.operations import Change, Progress
 from ui.shell import Shell
@@ -62,6 +63,8 @@ def empty_timeline_hint(where: str, *, can_record: bool) -> str:
 class MainWindow(Shell):
     def __init__(self, library: Library, *, check_start: bool = True, background: bool = True) -> None:
         super().__init__()
+        self.gc = MainThreadCollector(self)  # before any worker starts: see ui/main_thread_gc.py
+        self.gc.start()
         self.library = library
         self.readiness: Readiness | None = None
         self._provisioning_started = False
@@ -507,4 +510,5 @@ class MainWindow(Shell):
         # to it then was the "Fatal Python error" of a close during a big import.
         if not self.ops.shutdown(30_000):
             log.warning("some background work was still running at exit")
+        self.gc.stop()
         event.accept()
