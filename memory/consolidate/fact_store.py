@@ -35,7 +35,7 @@ from memory.consolidate.stretches import list_stretches
 from memory.store.store import Store, now_iso
 from memory.text.dates import date_interval
 from memory.text.doc import Doc
-from memory.text.nlp import language_of
+from memory.text.nlp import language_of, parse
 from memory.text.quotes import ClaimKind, normalise, tokens
 from memory.text.relevance import STOPWORDS
 from memory.text.stems import stem
@@ -197,7 +197,30 @@ def _named_in(old: _Row, new: _Row, alike: float) -> bool:
         return False
     words = {t.norm for t in tokens(new.quote)} - set(normalise(new.value).split())
     named = any(len(w) >= 3 and w not in STOPWORDS and w in words for w in normalise(old.value).split())
-    return named and (alike > 0 or bool(REPLACING.search(new.quote)))
+    return named and (alike > 0 or _said_to_go(old, new))
+
+
+REPLACED_WITHIN = 2  # dependency edges from the word saying something goes down to what goes
+
+
+def _said_to_go(old: _Row, new: _Row) -> bool:
+    """The word of replacing is said of the earlier value, not of something else in the sentence:
+    in spaCy's parse of the new sentence, a word of the earlier value hangs under it ("switching
+    ... from Textwell", "Textwell was dropped") or beside it when it is no verb ("EduNest is out");
+    a verb beside it has it as its doer ("Oren wants to move off Kobaltnetz": Kobaltnetz goes,
+    Oren stays). German has no parse: a word of replacing anywhere."""
+    if new.language != "en":
+        return bool(REPLACING.search(new.quote))
+    parsed = parse(new.quote)
+    value_words = {w for w in normalise(old.value).split() if len(w) >= 3 and w not in STOPWORDS}
+    said_new = set(normalise(new.value).split())
+    names = [t for t in parsed if t.lower_ in value_words and t.lower_ not in said_new]
+    going = [t for t in parsed if REPLACING.fullmatch(t.text)]
+    return any(
+        b in list(a.ancestors)[:REPLACED_WITHIN] or (a.head == b.head and a != b and b.pos_ != "VERB")
+        for a in names
+        for b in going
+    )
 
 
 def _day_named_in(old: _Row, new: _Row, said_with: Mapping[tuple[int, str], Sequence[_Row]]) -> bool:

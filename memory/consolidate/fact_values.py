@@ -161,7 +161,10 @@ def quantity_values(ps: ParsedSentence, taken: list[tuple[int, int]]) -> list[Va
             )
             if noun is not None:
                 unit = stem(noun.lemma_.lower())
-                increment = any(c.dep_ == "amod" and c.lower_ in INCREMENT for c in noun.children)
+                # "two new customers" came in; "the goal is 450 new donors" is what the goal is
+                increment = noun.dep_ != "attr" and any(
+                    c.dep_ == "amod" and c.lower_ in INCREMENT for c in noun.children
+                )
         else:
             unit = _unit_by_rules(s.text, q.end, ps.language)
         if increment:
@@ -238,8 +241,15 @@ def _role_accepts(ps: ParsedSentence, v: Value) -> bool | None:
             return True  # "we keep the scripts in Contentful", "hosted in Germany"
     if anchor.dep_ == "appos" and head.dep_ in ("nsubj", "nsubjpass"):  # "Their head of IT, X, is leading"
         anchor, head = head, head.head
-    if anchor.dep_ == "nsubj" and v.kind == "person" and head.lemma_.lower() in _OWNER_VERBS:
-        return any(c.dep_ == "dobj" for c in head.children)  # "X owns the data migration"
+    if anchor.dep_ == "nsubj" and v.kind == "person":
+        if head.lemma_.lower() == "be" and any(c.dep_ == "attr" and c.pos_ == "NOUN" for c in head.children):
+            return True  # "Declan Furey is the brand manager"
+        # "X owns the data migration", "X has agreed to lead the campaign"
+        verbs = [head, *(c for c in head.children if c.dep_ == "xcomp" and c.pos_ == "VERB")]
+        return any(
+            verb.lemma_.lower() in _OWNER_VERBS and any(c.dep_ == "dobj" for c in verb.children)
+            for verb in verbs
+        )
     return False
 
 
@@ -262,7 +272,7 @@ def accept_value(ps: ParsedSentence, v: Value, before: str, after: str, correcte
         anchor = ps.anchor(v.start, v.end) if ps.tokens is not None else None
         if anchor is not None and (
             anchor.dep_ in ("dobj", "attr", "oprd", "acomp")
-            or (anchor.dep_ == "pobj" and anchor.head.lower_ in ("to", "at", "of", "around", "about"))
+            or (anchor.dep_ == "pobj" and anchor.head.lower_ in ("to", "at", "of", "for", "around", "about"))
         ):
             return True  # the object or complement of its clause: "they want four", "it's now six"
         return bool(_AS_VALUE_BEFORE.search(before))

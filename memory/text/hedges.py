@@ -9,7 +9,8 @@ from spaCy's parse of its clause (the path from the value to its clause's head, 
 clause is embedded under): under a modal of possibility ("would", "could", "might", "may",
 "should", "'d"), a hedging word ("maybe", "probably", "perhaps"; "tentative", "provisional",
 "likely" on what it is), a verb or noun of thinking or of ideas ("I think", "toying with the
-idea", "considering", "seems"), or a negation ("not", "n't", "never"). It is a **wish** when its
+idea", "considering", "seems"), or a negation ("not", "n't", "never"; not the "not" of a contrast
+after the value: "465 guests, not the number from the kickoff"). It is a **wish** when its
 clause is someone's wanting ("Per wants to move go-live to ...", "Ilse will bis Ende September
 ..."; "they'd like" is tentative already): kept, but not as stated. German sentences have no
 parse: the same cues are read by rules (for the whole sentence; a negation in the value's clause).
@@ -192,7 +193,11 @@ def read_value(
             word = child.lower_
             if child.dep_ in ("aux", "auxpass") and child.tag_ == "MD" and word in TENTATIVE_MODALS:
                 return Reading(Assertion.TENTATIVE, child.text)
-            if (child.dep_ == "neg" or (child.dep_ == "det" and word == "no")) and not negation_is_value:
+            if (
+                (child.dep_ == "neg" or (child.dep_ == "det" and word == "no"))
+                and not negation_is_value
+                and not _negates_contrast(child, t)
+            ):
                 return Reading(Assertion.TENTATIVE, child.text)
             if child.dep_ in ("advmod", "amod", "acomp") and child.lemma_.lower() in HEDGE_ADVERBS:
                 return Reading(Assertion.TENTATIVE, child.text)
@@ -205,6 +210,14 @@ def read_value(
     if wish:
         return Reading(Assertion.WISH, wish)
     return STATED
+
+
+def _negates_contrast(neg: Token, head: Token) -> bool:
+    """A "not" after its noun and before an apposition or conjunct of it negates that one: "465
+    guests, not the number from the kickoff" states 465 and sets it against what goes."""
+    return neg.i > head.i and any(
+        c.dep_ in ("appos", "conj", "npadvmod") and c.i > neg.i for c in head.children
+    )
 
 
 def _read_by_rules(text: str, a: int, b: int, language: str, negation_is_value: bool = False) -> Reading:

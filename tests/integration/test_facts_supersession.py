@@ -66,6 +66,14 @@ NOTES = [
         "Oh, Orchard thing, the licence budget is now four hundred and fifty thousand pounds after all.",
         "Back to Kestrel, the depot count is eleven.",
     ]),
+    ("harbour:1", "harbour-dental", "Harbour kickoff", "2026-02-03T11:00:00", [
+        "Harbour Dental kickoff notes.",
+        "Our practice manager is Tamara Lindqvist.",
+    ]),
+    ("harbour:2", "harbour-dental", "Harbour update", "2026-03-11T11:00:00", [
+        "Harbour Dental update.",
+        "Tamara wants to move the rota over to Priya Shah from May.",
+    ]),
 ]  # fmt: skip
 
 
@@ -124,6 +132,14 @@ def test_a_date_said_again_beside_the_new_one_as_what_goes_is_superseded(notes: 
 
 def test_a_tool_switched_from_one_to_another(notes: Consolidated) -> None:
     assert notes.one("Quillpoint").superseded_by == notes.one("Notifyly").id
+
+
+def test_a_person_who_moves_something_is_not_what_moves(notes: Consolidated) -> None:
+    # Tamara is named where a change is said, as the one who makes it: she is still the practice
+    # manager (the parse says what "move" is said of: the rota, not her)
+    manager, rota = notes.one("Tamara Lindqvist"), notes.one("Priya Shah")
+    assert rota.changed and rota.value_kind == manager.value_kind == "person"
+    assert manager.superseded_by is None and manager.current
 
 
 def test_a_german_change_supersedes_and_a_german_stay_restates(notes: Consolidated) -> None:

@@ -60,6 +60,17 @@ def test_what_is_not_asserted_is_never_a_stated_fact(text: str) -> None:
         ("The licence budget is ninety-five thousand pounds.", "ninety-five thousand pounds"),
         ("Das Budget für die Schulungen liegt bei 45.000 Euro.", "45.000 Euro"),
         ("The deposit was 20,000 pounds, and that's the date the board wants.", "20,000 pounds"),
+        # a "not" after the value sets it against what goes
+        (
+            "We're now planning for three hundred and forty guests, not the figure from the pitch.",
+            "three hundred and forty",
+        ),
+        ("The budget is now sixty thousand pounds, not the figure we started with.", "sixty thousand pounds"),
+        # "new" things the value of a target, not an increment
+        ("The target for the year is eight hundred new members.", "eight hundred"),
+        ("The campaign is now going for three point four million.", "three point four million"),
+        ("Tamara Lindqvist is the site manager.", "Tamara Lindqvist"),  # the one a role names
+        ("Osman Reyes has agreed to run the pilot.", "Osman Reyes"),
     ],
 )
 def test_plain_statements_are_stated(text: str, value: str) -> None:
