@@ -15,7 +15,8 @@ from memory.text.dates import NUMBER_WORD_PATTERN, WEEKDAYS
 from memory.text.doc import Doc, Span
 from memory.text.entities import sentence_dates
 from memory.text.fact_parse import parsed
-from memory.text.numbers import GERMAN_MONTHS
+from memory.text.nlp import language_of
+from memory.text.numbers import GERMAN_MONTHS, Converted
 
 # A German ordinal's dot ("am 3. September") ends no clause.
 _CLAUSE_END = re.compile(
@@ -55,6 +56,18 @@ def phrase_values(phrase: str, doc: Doc) -> dict[str, list[tuple[int, int, str]]
     for m in re.finditer(r"\b(" + "|".join(WEEKDAYS) + r")s?\b", phrase, re.I):
         if all(m.end() <= a or m.start() >= b for a, b in taken):
             found["date"].append((m.start(), m.end(), m.group(1).lower()))
+    # a number said in several words is one number ("four hundred and sixty thousand": text2num),
+    # compared by its digits; not an ordinal ("the third one": a position, or a day)
+    converted = Converted(phrase, language_of(phrase))
+    for m in re.finditer(r"\d[\d,.]*\d(?![a-z])|\d(?![a-z])", converted.text):
+        a, b = converted.raw_span(m.start(), m.end())
+        if (
+            converted.said_in_words(m.start(), m.end())
+            and len(phrase[a:b].split()) > 1
+            and all(b <= x or a >= y for x, y in taken)
+        ):
+            found["number"].append((a, b, m.group(0).replace(",", "")))
+            taken.append((a, b))
     for m in _NUMERIC.finditer(phrase):
         if all(m.end() <= a or m.start() >= b for a, b in taken):
             text = m.group(0).rstrip(",.").replace(",", "").lower()

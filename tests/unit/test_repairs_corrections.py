@@ -105,6 +105,26 @@ def test_a_german_note_keeps_the_cue_rules() -> None:
             "35 branches in total",
             "number",
         ),
+        # numbers said in several words are one number each side
+        (
+            "The roof alone is five hundred and twenty thousand, hang on, four hundred and twenty thousand.",
+            "five hundred and twenty thousand",
+            "four hundred and twenty thousand",
+            "number",
+        ),
+        # an editing term of several phrases and words
+        (
+            "The print run was three thousand four hundred, uh, strike that, four thousand three hundred.",
+            "three thousand four hundred",
+            "four thousand three hundred",
+            "number",
+        ),
+        (
+            "We've had nine replies, um, I tell a lie, eleven replies.",
+            "nine replies",
+            "eleven replies",
+            "number",
+        ),
     ],
 )
 def test_a_retraced_value_is_a_correction(text: str, wrong: str, right: str, kind: str) -> None:
@@ -121,6 +141,8 @@ def test_a_retraced_value_is_a_correction(text: str, wrong: str, right: str, kin
         "We could take five or six, seven at most.",  # alternatives before
         "So that's two, so that's seven, fine.",  # counting in the same frame
         "The meeting starts on Monday, at ten, in Hamburg.",  # a day and a time
+        "The vote was twenty eight, three, and two abstentions.",  # two numbers, nothing said again
+        "So the third one is, uh, the kinetic energy ones.",  # a position, not a number to correct
     ],
 )
 def test_values_in_a_row_that_are_not_retraces(text: str) -> None:
