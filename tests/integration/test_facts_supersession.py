@@ -66,6 +66,17 @@ NOTES = [
         "Oh, Orchard thing, the licence budget is now four hundred and fifty thousand pounds after all.",
         "Back to Kestrel, the depot count is eleven.",
     ]),
+    ("linden:1", "linden-care", "Linden kickoff", "2026-02-04T09:30:00", [
+        "Linden Care Home kickoff notes.",
+        "The plan on the table is to reopen the whole east wing with the new lifts on the 1st of June.",
+        "The residents' families meet on the 3rd of March.",
+        "We have twelve years of inspection reports to read.",
+    ]),
+    ("linden:2", "linden-care", "Linden update", "2026-03-16T09:30:00", [
+        "Linden update.",
+        "The lift supplier is late, so the new lifts are now pencilled in for Monday the 14th of September.",
+        "The inspection budget is now ninety thousand.",
+    ]),
     ("harbour:1", "harbour-dental", "Harbour kickoff", "2026-02-03T11:00:00", [
         "Harbour Dental kickoff notes.",
         "Our practice manager is Tamara Lindqvist.",
@@ -132,6 +143,20 @@ def test_a_date_said_again_beside_the_new_one_as_what_goes_is_superseded(notes: 
 
 def test_a_tool_switched_from_one_to_another(notes: Consolidated) -> None:
     assert notes.one("Quillpoint").superseded_by == notes.one("Notifyly").id
+
+
+def test_a_change_whose_sentence_says_the_same_as_an_earlier_one_supersedes_it(notes: Consolidated) -> None:
+    # the attributes' words share nothing ("plan table reopen ..." and "lifts pencilled"); the two
+    # sentences, read by MiniLM, are about the same thing, and the other date of the project is not
+    reopening, lifts = notes.one("the 1st of June"), notes.one("Monday the 14th of September")
+    assert lifts.changed and reopening.superseded_by == lifts.id
+    assert notes.one("the 3rd of March").current
+
+
+def test_a_number_ten_times_another_is_another_quantity(notes: Consolidated) -> None:
+    # both about inspections, the later said as a change: 12 years is not a budget of 90,000
+    years, budget = notes.one("twelve"), notes.one("ninety thousand")
+    assert budget.changed and years.current and years.superseded_by is None
 
 
 def test_a_person_who_moves_something_is_not_what_moves(notes: Consolidated) -> None:
