@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -282,7 +283,58 @@ def entity_candidates(store: Store, recording_id: int) -> dict[tuple[int, int], 
             c.shared.setdefault(FEATURE_OF.get(label, "name"), set()).add(value)
         if not c.shared.get("date"):
             c.overlap = _overlap(c.a, c.b)
+    for a_id, b_id, full in _given_name_pairs(store, recording_id):
+        pair = {**refs, **_segment_refs(store, [a_id, b_id])}
+        a, b = pair[a_id], pair[b_id]
+        if a.project_id == b.project_id or _in_aside(a, b):
+            continue
+        c = candidates.setdefault((a_id, b_id), Candidate(a, b))
+        c.shared.setdefault("person", set()).add(full)
+        c.shown.setdefault(full, full.title())
+        c.labels[full] = "person"
+        c.full += 1
     return candidates
+
+
+def _given_name_pairs(store: Store, recording_id: int) -> list[tuple[int, int, str]]:
+    """(this recording's segment, another project's segment, full name) where one says a person's
+    given name alone ("Maggie, she's a freelancer the council uses") and the other the full name
+    ("Maggie Colquhoun"), and the library knows one full name with that given name only (two
+    Gareths, "Gareth Pym" and "Gareth Pryce", leave "Gareth" alone unresolved), never an English
+    word ("Will", "May")."""
+    full_names: dict[str, set[str]] = {}
+    for (value,) in store.rows(
+        "SELECT DISTINCT value FROM entities WHERE kind = 'person' AND value LIKE '% %'"
+    ):
+        full_names.setdefault(str(value).split()[0], set()).add(str(value))
+    unique = {given: next(iter(names)) for given, names in full_names.items() if len(names) == 1}
+    unique = {given: full for given, full in unique.items() if not common_word(given)}
+    if not unique:
+        return []
+    names = ",".join("?" * len(STORED_NAMES))
+    alone = store.all(  # a one-word mention that no note resolved to a full name
+        f"SELECT segment_id, recording_id, project_id, value FROM entities WHERE kind IN ({names}, 'person')"
+        " AND value NOT LIKE '% %'",
+        STORED_NAMES,
+    )
+    full = store.all(
+        "SELECT segment_id, recording_id, project_id, value FROM entities WHERE kind = 'person'"
+        " AND value LIKE '% %' AND text LIKE '% %'"  # said in full there
+    )
+    by_full: dict[str, list[dict[str, Any]]] = {}
+    for row in full:
+        by_full.setdefault(str(row["value"]), []).append(row)
+    out = []
+    for one in alone:
+        name = unique.get(str(one["value"]))
+        for other in by_full.get(name or "", []):
+            if one["project_id"] == other["project_id"]:
+                continue
+            if recording_id == one["recording_id"]:
+                out.append((int(one["segment_id"]), int(other["segment_id"]), str(name)))
+            elif recording_id == other["recording_id"]:
+                out.append((int(other["segment_id"]), int(one["segment_id"]), str(name)))
+    return out
 
 
 def _said(text: str) -> str:

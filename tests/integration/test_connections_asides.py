@@ -103,6 +103,38 @@ NOTES = [
             "That's the update.",
         ],
     ),
+    (
+        "kestrel:1",
+        "Kestrel Dental",
+        "Kestrel imaging",
+        "2026-03-02T09:00:00",
+        [
+            "Kestrel Dental notes, the new imaging suite is the topic.",
+            "The project lead on their side is Maggie Colquhoun, she trained in Leeds.",
+            "The imaging vendor's account manager is Gareth Pym.",
+        ],
+    ),
+    (
+        "rowan:1",
+        "Rowan Library",
+        "Rowan archive move",
+        "2026-03-04T09:00:00",
+        [
+            "Rowan Library notes, the archive move is the topic.",
+            "The move itself is run by Maggie, the freelance coordinator the council uses.",
+            "The shelving supplier's contact is Gareth Pryce.",
+        ],
+    ),
+    (
+        "fenwick:3",
+        "Fenwick Brewery",
+        "Fenwick labels",
+        "2026-03-05T09:00:00",
+        [
+            "Fenwick Brewery, the new labels.",
+            "Gareth rang about the label printer this morning.",
+        ],
+    ),
 ]
 
 
@@ -198,3 +230,13 @@ def test_a_given_name_is_resolved_within_a_german_note(library: Library) -> None
         (_rid(library, "brandt:1"),),
     )
     assert rows and {v for _, v in rows} == {"henrik albers"}
+
+
+def test_a_given_name_alone_connects_to_the_only_full_name_it_can_be(library: Library) -> None:
+    # "Maggie" alone in one project, "Maggie Colquhoun" in another, and no other Maggie: the same
+    # person. "Gareth" alone may be Gareth Pym or Gareth Pryce: no connection through it.
+    found = list_connections(library)
+    maggie = [c for c in found if "maggie colquhoun" in c.shared.lower()]
+    assert len(maggie) == 1 and maggie[0].kind == "person"
+    assert {maggie[0].a.project, maggie[0].b.project} == {"Kestrel Dental", "Rowan Library"}
+    assert not [c for c in found if "gareth" in c.shared.lower()]
