@@ -31,12 +31,14 @@ import numpy as np
 from memory.search.connected import KEEP
 from memory.store.store import Store
 from memory.text.dates import MONTH_PATTERN, MONTHS, DateResolver, date_interval, fact_dates
+from memory.text.entities import sentence_dates
 from memory.text.name_words import LABELS, common_word
 from memory.text.nlp import language_of
 
 STORED_NAMES = (*LABELS, "technology")  # what the entities table calls names (technology: older rows)
 FEATURES = (
-    "bias", "person", "organisation", "technology", "name", "amount", "date", "clash", "meaning", "words",
+    "bias", "person", "organisation", "technology", "name", "amount", "date", "clash", "time", "meaning",
+    "words",
 )  # fmt: skip
 # A shared name alone is enough; a shared day only with both passages about being somewhere; meaning
 # and shared words only order what a name or a day found.
@@ -49,6 +51,7 @@ PRIOR = {
     "amount": 3.0,
     "date": 1.5,
     "clash": 3.0,
+    "time": 1.5,  # the same hour on the shared day: as much a sign of a clash as one side's presence
     "meaning": 1.0,
     "words": 1.0,
 }
@@ -371,6 +374,20 @@ def _days_said(text: str, spoken_at: str) -> tuple[tuple[date, date], ...]:
 _MONTH = re.compile(rf"\b(?:{MONTH_PATTERN})\b", re.I)
 
 
+def _times(ref: SegmentRef) -> frozenset[str]:
+    return _times_said(ref.text, ref.spoken_at)
+
+
+@lru_cache(maxsize=4096)
+def _times_said(text: str, spoken_at: str) -> frozenset[str]:
+    """The clock times a passage names ("at two o'clock", "two in the afternoon": "14:00")."""
+    try:
+        when = datetime.fromisoformat(spoken_at)
+    except ValueError:
+        return frozenset()
+    return frozenset(e.value for e in sentence_dates(text, when) if e.kind == "time")
+
+
 def _overlap(a: SegmentRef, b: SegmentRef) -> int:
     """Days the two passages' times have in common: the same person or vendor at the same time in
     two projects (booked twice) is the link that matters most."""
@@ -409,6 +426,7 @@ def describe(
         f["date"] = float(min(1, len(c.shared.get("date", ()))))
         if f["date"]:
             f["clash"] = 0.5 * (bool(PRESENCE.search(c.a.text)) + bool(PRESENCE.search(c.b.text)))
+            f["time"] = float(bool(_times(c.a) & _times(c.b)))
             c.explicit = sum(
                 (s.segment_id, d) in dates_explicit for s in (c.a, c.b) for d in c.shared["date"]
             )
@@ -499,7 +517,8 @@ def kind_of(c: Candidate) -> str:
     if c.shared.get("amount"):
         return "amount"
     if c.shared.get("date"):
-        return "calendar_clash" if c.features.get("clash", 0.0) >= 1.0 else "date"
+        clash, same_hour = c.features.get("clash", 0.0), c.features.get("time", 0.0)
+        return "calendar_clash" if clash >= 1.0 or (clash > 0 and same_hour) else "date"
     return "meaning"
 
 

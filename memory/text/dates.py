@@ -77,6 +77,12 @@ _MONTH_ALONE = re.compile(
     rf"(?:the\s+)?(?:end\s+of\s+)?(?P<m>{MONTH_PATTERN})\b",
     re.I,
 )
+# an hour said with its part of the day needs no "at": "two in the afternoon", "nine in the morning"
+_DAYPART_TIME = re.compile(
+    rf"\b(?P<h>\d{{1,2}}|{NUMBER_WORD_PATTERN})(?P<mi>)\s+"
+    r"(?P<ap>in the morning|in the afternoon|in the evening)\b",
+    re.I,
+)
 _YEAR = re.compile(r"(?<![\d,.])\b(?P<y>(?:19|20)\d{2})\b(?![\d,.]\d)")
 _TIME = re.compile(
     rf"\b(?:at|um|from)\s+(?P<h>\d{{1,2}}|{NUMBER_WORD_PATTERN})(?::(?P<mi>\d{{2}}))?\s*"
@@ -335,10 +341,12 @@ def _clock_words(text: str, taken: Taken) -> list[Entity]:
 
 def find_times(text: str, taken: Taken) -> list[Entity]:
     found = _clock_words(text, taken)
-    for m in _TIME.finditer(text):
+    for m in [*_TIME.finditer(text), *_DAYPART_TIME.finditer(text)]:
         hour = parse_number(m.group("h"))
         if hour is None or hour > 23 or not taken.free(m.start("h"), m.end()):
             continue
+        if m.re is _DAYPART_TIME and not 1 <= hour <= 12:
+            continue  # "twenty in the morning queue"
         ap = (m.group("ap") or "").lower().replace(".", "")
         if (
             not ap

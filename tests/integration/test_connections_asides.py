@@ -112,6 +112,7 @@ NOTES = [
             "Kestrel Dental notes, the new imaging suite is the topic.",
             "The project lead on their side is Maggie Colquhoun, she trained in Leeds.",
             "The imaging vendor's account manager is Gareth Pym.",
+            "The imaging go-live review is on Thursday the 9th of April, two in the afternoon.",
         ],
     ),
     (
@@ -123,6 +124,7 @@ NOTES = [
             "Rowan Library notes, the archive move is the topic.",
             "The move itself is run by Maggie, the freelance coordinator the council uses.",
             "The shelving supplier's contact is Gareth Pryce.",
+            "I present the archive plan to the trustees on Thursday the 9th of April at two o'clock.",
         ],
     ),
     (
@@ -220,8 +222,17 @@ def test_no_connection_through_a_common_word_or_a_weekday_alone(library: Library
 
 
 def test_the_same_day_said_with_its_date_and_a_time_is_a_calendar_clash(library: Library) -> None:
-    clashes = [c for c in list_connections(library) if c.kind == "calendar_clash"]
+    clashes = [
+        c for c in list_connections(library) if c.kind == "calendar_clash" and "14th of March" in c.a.quote
+    ]
     assert len(clashes) == 1 and all("14th of March" in q for q in (clashes[0].a.quote, clashes[0].b.quote))
+
+
+def test_the_same_day_and_hour_in_two_projects_is_a_calendar_clash(library: Library) -> None:
+    # one side says being there ("I present"), and both the same hour, said two ways
+    clashes = [c for c in list_connections(library) if "9th of April" in c.a.quote + c.b.quote]
+    assert len(clashes) == 1 and clashes[0].kind == "calendar_clash"
+    assert {clashes[0].a.project, clashes[0].b.project} == {"Kestrel Dental", "Rowan Library"}
 
 
 def test_a_given_name_is_resolved_within_a_german_note(library: Library) -> None:

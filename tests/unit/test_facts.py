@@ -46,6 +46,18 @@ def test_dates_resolve_against_when_the_note_was_spoken(text: str, expected: str
     assert expected in values(text, "date")
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The steering group moved to Thursday, two in the afternoon, at the dairy.", ["14:00"]),
+        ("We start at nine in the morning.", ["09:00"]),
+        ("There were twenty in the morning queue.", []),  # no hour of the day
+    ],
+)
+def test_an_hour_said_with_its_part_of_the_day_is_a_time(text: str, expected: list[str]) -> None:
+    assert values(text, "time") == expected
+
+
 def test_a_bare_day_means_the_day_the_note_already_named() -> None:
     doc = doc_of("The new date is Thursday the 11th of June.", "For that day, so the 11th, I'll be on site.")
     dates = [e.value for e in doc_entities(doc) if e.kind == "date"]
