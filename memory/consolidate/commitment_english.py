@@ -228,7 +228,11 @@ class EnglishSentence:
 
     # --- who, what, to whom ---------------------------------------------------------------------------
     def agent(self, p: _Predicate) -> Token | None:
-        subjects = _children(p.owner, "nsubj") or _children(p.owner.head, "nsubj") * (p.owner.dep_ == "conj")
+        subjects = (
+            _children(p.owner, "nsubj")
+            or _stranded_subject(p.owner)
+            or _children(p.owner.head, "nsubj") * (p.owner.dep_ == "conj")
+        )
         if not subjects:
             return None
         s = subjects[0]
@@ -471,3 +475,22 @@ class EnglishSentence:
             start, end = self.sentence.start, self.sentence.start + len(self.sentence.text.rstrip(" .!…"))
         to_whom = self.party(recipient) if recipient is not None else None
         return Found("delivery", start, end, who, self.thing(thing), to_whom, language="en")
+
+
+def _stranded_subject(verb: Token) -> list[Token]:
+    """The subject of a second clause the parse hung on the first clause's last noun: in "I'll send
+    Jana the deck by Monday and Markus will send me the data", "Markus" is read as a conjunct of
+    "Monday", and "will send" has no subject of its own, so it would take the first clause's "I".
+    A name or pronoun said right before the clause's auxiliaries, coordinated with something else,
+    is its subject."""
+    if verb.dep_ != "conj":
+        return []
+    first = min(
+        [verb, *(c for c in verb.children if c.dep_ in ("aux", "neg") and c.i < verb.i)], key=lambda t: t.i
+    )
+    if first.i == 0:
+        return []
+    before = first.doc[first.i - 1]
+    if before.pos_ in ("PROPN", "PRON") and before.dep_ == "conj" and before.head.i != verb.i:
+        return [before]
+    return []

@@ -1,0 +1,28 @@
+"""Who owes what in a sentence of two promises, read by spaCy's parse (sentences written for this
+test, not from the evaluation sets)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.consolidate.commitments import find_commitments
+from memory.store.recordings import Segment
+from memory.text.doc import Doc
+from memory.text.entities import doc_entities
+
+
+def owed(text: str) -> list[tuple[str, str, str]]:
+    doc = Doc([Segment(1, 1, 0, None, 0.0, 6.0, None, text, text, False)], "2026-03-02T09:00:00")
+    return [(c.who, c.to_whom, c.what) for c in find_commitments(doc, doc_entities(doc))]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the parse hangs "Markus" on "Monday"; he is still the one who sends the data
+        "I'll send Jana the deck by Monday and Markus will send me the data.",
+        "I'll send Jana the deck by Monday, and Markus will send me the data.",
+    ],
+)
+def test_the_second_promise_of_a_sentence_is_its_own_speakers(text: str) -> None:
+    assert owed(text) == [("me", "Jana", "the deck"), ("Markus", "me", "the data")]
