@@ -77,6 +77,16 @@ NOTES = [
         "The lift supplier is late, so the new lifts are now pencilled in for Monday the 14th of September.",
         "The inspection budget is now ninety thousand.",
     ]),
+    ("quarry:1", "quarry-theatre", "Quarry kickoff", "2026-02-05T18:00:00", [
+        "Quarry Theatre kickoff notes.",
+        "They want to raise eighty-five thousand pounds in total for the garden.",
+        "Volunteers run the bar on six nights.",
+    ]),
+    ("quarry:2", "quarry-theatre", "Quarry update", "2026-03-12T18:00:00", [
+        "Quarry Theatre update.",
+        "The builders found asbestos, so the appeal is now going for one hundred and ten thousand.",
+        "The bar now opens on seven nights.",
+    ]),
     ("harbour:1", "harbour-dental", "Harbour kickoff", "2026-02-03T11:00:00", [
         "Harbour Dental kickoff notes.",
         "Our practice manager is Tamara Lindqvist.",
@@ -157,6 +167,12 @@ def test_a_number_ten_times_another_is_another_quantity(notes: Consolidated) -> 
     # both about inspections, the later said as a change: 12 years is not a budget of 90,000
     years, budget = notes.one("twelve"), notes.one("ninety thousand")
     assert budget.changed and years.current and years.superseded_by is None
+
+
+def test_a_changed_sum_replaces_the_only_earlier_sum_of_its_size(notes: Consolidated) -> None:
+    # "in total" and "the appeal" share no word: 110,000 is the one earlier figure of its size
+    target, appeal = notes.one("eighty-five thousand pounds"), notes.one("one hundred and ten thousand")
+    assert appeal.changed and target.superseded_by == appeal.id
 
 
 def test_a_person_who_moves_something_is_not_what_moves(notes: Consolidated) -> None:
