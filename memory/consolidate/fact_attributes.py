@@ -158,12 +158,30 @@ def _changed_to(ps: ParsedSentence, v: Value) -> bool:
     return any(h.lower_ == "to" and h.dep_ == "prep" and h.head.pos_ == "VERB" for h in heads)
 
 
+_VERB_PARTS = frozenset({"aux", "auxpass", "prt", "advmod", "neg"})
+
+
+def _verb_says_change(ps: ParsedSentence, v: Value) -> bool:
+    """The verbs the value hangs from say a change, wherever their clause ends: "Harriet Mbeki, the
+    senior brand manager, has taken over the roadshow", "Bram Okonjo, who owns the garden centre,
+    has agreed to lead the campaign instead" (spaCy's parse: the verbs on the value's path, with
+    their auxiliaries, particles and adverbs, and the verbs they govern)."""
+    if ps.tokens is None or (anchor := ps.anchor(v.start, v.end)) is None:
+        return False
+    verbs = [t for t in ps.path(anchor) if t.pos_ in ("VERB", "AUX")]
+    verbs += [c for t in verbs for c in t.children if c.dep_ == "xcomp" and c.pos_ == "VERB"]
+    words = sorted(
+        {w for t in verbs for w in (t, *(c for c in t.children if c.dep_ in _VERB_PARTS))}, key=lambda t: t.i
+    )
+    return bool(CHANGE.search(" ".join(w.text for w in words)))
+
+
 def is_change(ps: ParsedSentence, doc: Doc, v: Value, clauses: list[tuple[int, int]], index: int) -> bool:
     text = doc.text[clauses[max(0, index - 1)][0] : clauses[index][1]]
     if NO_CHANGE.search(doc.text[clauses[index][0] : clauses[index][1]]):
         return False
     if not CHANGE.search(text):
-        return _changed_to(ps, v)
+        return _changed_to(ps, v) or _verb_says_change(ps, v)
     if ps.tokens is not None:  # "two new customers": new things, not a changed value
         for t in ps.tokens_in(v.start, v.end):
             if t.head.pos_ == "NOUN" and any(

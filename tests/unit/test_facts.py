@@ -195,6 +195,10 @@ def test_changes_and_plain_statements() -> None:
         ("They put the review on the 22nd of April.", "the 22nd of April", False),
         ("We can spend up to 40,000 pounds on the pilot.", "40,000 pounds", False),
         ("Due to the outage the pilot starts on the 3rd of November.", "the 3rd of November", False),
+        # the verbs the value hangs from say it, past a clause about the person
+        ("Omar Castell, our finance lead, has taken over the budget.", "Omar Castell", True),
+        ("Lena Varga, who runs the kitchen, has agreed to lead the tasting instead.", "Lena Varga", True),
+        ("Lena Varga, who runs the kitchen, has agreed to lead the tasting.", "Lena Varga", False),
     ],
 )
 def test_a_value_a_verb_sets_something_to_is_a_change(text: str, value: str, changed: bool) -> None:
