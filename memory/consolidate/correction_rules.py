@@ -207,9 +207,8 @@ def retrace_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]
     for sentence in sentences:
         phrases = _phrases(doc, sentence)
         for k, (la, lb) in enumerate(phrases):
-            for skip in range(
-                MAX_EDIT_WORDS + 1
-            ):  # the editing term: no phrase, or a few ("uh, strike that")
+            # the editing term between the two phrases: none, or a few phrases ("uh, strike that")
+            for skip in range(MAX_EDIT_WORDS + 1):
                 r = k + 1 + skip
                 if r >= len(phrases):
                     break
