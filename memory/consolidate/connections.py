@@ -542,6 +542,10 @@ def template_rationale(c: Candidate, common_words: Sequence[str]) -> str:
     kind = kind_of(c)
     said = shared_text(c)
     if kind == "calendar_clash":
+        hours = sorted(_times(c.a) & _times(c.b))
+        if hours:
+            when = f"{said}, {hours[0]}"
+            return f"Both notes are about the same day at the same hour ({when}): a possible calendar clash."
         return f"Both notes are about being somewhere on the same day ({said}): a possible calendar clash."
     if kind == "date":
         return f"Both notes name the same date ({said})."

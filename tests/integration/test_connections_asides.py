@@ -233,6 +233,7 @@ def test_the_same_day_and_hour_in_two_projects_is_a_calendar_clash(library: Libr
     clashes = [c for c in list_connections(library) if "9th of April" in c.a.quote + c.b.quote]
     assert len(clashes) == 1 and clashes[0].kind == "calendar_clash"
     assert {clashes[0].a.project, clashes[0].b.project} == {"Kestrel Dental", "Rowan Library"}
+    assert "same hour" in clashes[0].rationale and "14:00" in clashes[0].rationale  # says which hour
 
 
 def test_a_given_name_is_resolved_within_a_german_note(library: Library) -> None:
