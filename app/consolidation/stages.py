@@ -24,6 +24,7 @@ from memory.consolidate import (
     digest,
     fact_model,
     fact_store,
+    fact_validity,
     facts,
     state,
     stretches,
@@ -281,7 +282,7 @@ class Consolidation:
             return vectors.of({t: t for t in texts})
 
         self.report.superseded = sum(
-            fact_store.resolve_validity(self.store, p, embed if vectors.embedder is not None else None)
+            fact_validity.resolve_validity(self.store, p, embed if vectors.embedder is not None else None)
             for p in sorted(touched)
         )
 
@@ -396,7 +397,7 @@ def revalidate(library: Library, project_ids: Iterable[int]) -> int:
         return vectors.of({t: t for t in texts})
 
     return sum(
-        fact_store.resolve_validity(library.store, p, embed if vectors.embedder is not None else None)
+        fact_validity.resolve_validity(library.store, p, embed if vectors.embedder is not None else None)
         for p in sorted(set(project_ids))
     )
 

@@ -5,13 +5,13 @@ Modules: corrections (self-corrections, found by all readers; the tagger's read 
 correction_rules (the cue, retrace and contrast rules), correction_phrases (`Correction` and the
 phrases either side of its marker), correction_store (stored and listed), facts and fact_model
 (facts found by rules and by the chat model, checked alike; the rules read a sentence's values in
-fact_values and their attribute, subject and change in fact_attributes), fact_store (facts and
-their validity), connections and connection_store (links between projects, judged by the user),
-commitments (who owes what to whom by when: English from the parse in commitment_english, German
-by rules, shared pieces in commitment_text) and commitment_store (stored, marked done by later
-notes, listed), digest (decisions, commitments, open questions), known_names (the names a
-project's notes say, for its transcriptions), stretches (parts of a note about another project),
-state (which stages are done for which version of a recording)."""
+fact_values and their attribute, subject and change in fact_attributes), fact_store (facts stored
+and read), fact_validity (which fact restates or supersedes which), connections and connection_store
+(links between projects, judged by the user), commitments (who owes what to whom by when: English
+from the parse in commitment_english, German by rules, shared pieces in commitment_text) and
+commitment_store (stored, marked done by later notes, listed), digest (decisions, commitments, open
+questions), known_names (the names a project's notes say, for its transcriptions), stretches (parts
+of a note about another project), state (which stages are done for which version of a recording)."""
 
 __all__ = [
     "commitment_english",
@@ -28,6 +28,7 @@ __all__ = [
     "fact_attributes",
     "fact_model",
     "fact_store",
+    "fact_validity",
     "fact_values",
     "facts",
     "known_names",

@@ -286,9 +286,10 @@ def entity_candidates(store: Store, recording_id: int) -> dict[tuple[int, int], 
             c.shared.setdefault(FEATURE_OF.get(label, "name"), set()).add(value)
         if not c.shared.get("date"):
             c.overlap = _overlap(c.a, c.b)
-    for a_id, b_id, full in _given_name_pairs(store, recording_id):
-        pair = {**refs, **_segment_refs(store, [a_id, b_id])}
-        a, b = pair[a_id], pair[b_id]
+    given = _given_name_pairs(store, recording_id)
+    refs |= _segment_refs(store, {i for a_id, b_id, _ in given for i in (a_id, b_id)} - set(refs))
+    for a_id, b_id, full in given:
+        a, b = refs[a_id], refs[b_id]
         if a.project_id == b.project_id or _in_aside(a, b):
             continue
         c = candidates.setdefault((a_id, b_id), Candidate(a, b))

@@ -5,7 +5,7 @@ said as a change.
   from the value to its clause's head and the subjects, objects and compounds on it: "go-live",
   "hiring plan implementation consultants", "owns data migration"), with the stems it is matched
   on; who said or did it is not what the value is about. The stems carry marks for validity
-  (memory/consolidate/fact_store.py): PAST (the date of something that happened) and REPLACES
+  (memory/consolidate/fact_validity.py): PAST (the date of something that happened) and REPLACES
   (a word of what a change replaces).
 - the subject: the project a sentence opens with, by a distinctive word of its name
   (`project_mentions`: "Oh, Kranich, the board approved ..."), else the note's.

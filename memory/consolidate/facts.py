@@ -20,7 +20,7 @@ rules):
   fact; a wished one ("Per wants to move go-live to ...") is kept as inferred, never stated.
 A value inside a self-correction's taken-back words is never a fact; the correcting words are.
 Whether it is said as a change ("now", "moved to", "cut ... to", "approved", "jetzt") or as no
-change ("stays", "still", "bleibt") is kept for validity (memory/consolidate/fact_store.py).
+change ("stays", "still", "bleibt") is kept for validity (memory/consolidate/fact_validity.py).
 
 The values and whether each is the value of something are read in
 memory/consolidate/fact_values.py, the attribute, subject and change in fact_attributes.py; this
