@@ -57,6 +57,7 @@ from memory.search.retrieval import preload_vectors
 from memory.store import projects as project_store
 from memory.store.clock import parse_time, to_store_time
 from memory.store.llm_log import LoggedCall
+from memory.text.name_book import names_said_in
 from memory.text.nlp import parse
 from memory.text.quotes import ClaimKind
 from memory.text.relevance import QuestionTerms, load_question_terms, question_names, stems
@@ -330,9 +331,12 @@ def _lacks_asked_kind(run: _Run) -> bool:
     """The sentences an answer would quote (the extractive choice, also what the model is checked
     against) do not say the kind of thing asked for (memory/answer/asked_kind.py)."""
     voices = max((len(p.speakers) for p in run.passages if p.relevant), default=0)
-    stated = [c.text for c in run.extractive() if c.kind == ClaimKind.STATED]
+    quotes = [c for c in run.extractive() if c.kind == ClaimKind.STATED]
     projects = sorted({p.project for p in run.passages if p.relevant})
-    return lacks_asked_kind(run.question, run.terms, stated, voices, projects)
+    cited = [s for c in quotes for cite in c.citations for s in cite.segment_ids]
+    said = names_said_in(run.library.store, cited)
+    stated = [c.text for c in quotes]
+    return lacks_asked_kind(run.question, run.terms, stated, voices, projects, across=run.across, names=said)
 
 
 def decide(passages: list[ContextPassage], answerable: bool) -> bool:

@@ -7,6 +7,7 @@ name ("Priya") is the full one said in another note of the same project ("Priya 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from memory.store.store import Store
@@ -75,6 +76,23 @@ class NameBook:
         return {
             g for people in self.people.values() for g, names in people.items() if "person" in names.values()
         }
+
+
+def names_said_in(store: Store, segment_ids: Sequence[int]) -> list[str]:
+    """The names consolidation read in these segments (with the library's known names, so also
+    those the model alone misses: a sentence-initial "Odile would love …" it tags as an adjective)."""
+    ids = sorted(set(segment_ids))
+    if not ids:
+        return []
+    marks = ",".join("?" * len(ids))
+    kinds = ",".join("?" * len(LABELS))
+    return [
+        str(r[0])
+        for r in store.rows(
+            f"SELECT DISTINCT text FROM entities WHERE segment_id IN ({marks}) AND kind IN ({kinds})",
+            (*ids, *LABELS),
+        )
+    ]
 
 
 def library_names(store: Store, recording_id: int | None = None) -> NameBook:
