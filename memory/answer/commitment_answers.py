@@ -37,6 +37,7 @@ _OWING_LEMMAS = frozenset({"owe", "promise", "commitment", "commit", "due", "ove
 _GERMAN_OWING = re.compile(
     r"\b(?:schulde\w*|versprochen|versprach\w*|zugesagt|zusage\w*|f[äa]llig\w*|liefer\w*|geliefert)\b", re.I
 )
+_EXPECTED = frozenset({"suppose", "mean"})  # "supposed to", "meant to": what someone is to do
 _SPEAKER = frozenset({"i", "we", "ich", "wir"})
 _SPEAKER_OBJECT = frozenset({"me", "us", "mir", "uns", "mich"})
 _MY = frozenset({"my", "our", "meine", "meinen", "unsere"})
@@ -59,9 +60,22 @@ def commitment_question(question: str) -> CommitmentQuestion | None:
         return _german_question(question)
     doc = parse(question)
     owing = [t for t in doc if t.lemma_.lower() in _OWING_LEMMAS]
-    if not owing:
+    # "What's Tomasz supposed to be sending me?", "What was Dev meant to send me?": the thing to be
+    # done is owed (not "When was the meeting supposed to be?": no deed, a time).
+    for t in doc:
+        if t.lemma_.lower() in _EXPECTED and t.tag_ in ("VBN", "VBD"):
+            deeds = [
+                c for c in t.children if c.dep_ == "xcomp" and c.pos_ == "VERB" and c.lemma_.lower() != "be"
+            ]
+            owing += [t, *deeds] if deeds else []
+    waiting = [
+        t for t in doc if t.lemma_.lower() == "wait" and any(c.lower_ in ("on", "for") for c in t.children)
+    ]
+    if not owing and not waiting:
         return None
     mine: bool | None = None
+    waited: bool | None = None  # waiting is a commitment only between the user and someone ("What is the
+    # festival waiting for?" asks about a licence as readily as a promise)
     for word in owing:
         for child in word.children:
             lower = child.lower_
@@ -71,6 +85,17 @@ def commitment_question(question: str) -> CommitmentQuestion | None:
                 mine = False
             elif child.dep_ == "poss" and lower in _MY:
                 mine = True
+    for word in waiting:  # who waits is owed: "What am I still waiting on?", "Who's waiting on me?"
+        for child in word.children:
+            if child.dep_ == "nsubj" and child.lower_ in _SPEAKER:
+                waited = False
+            elif child.dep_ in ("prep", "prt") and any(
+                g.dep_ == "pobj" and g.lower_ in _SPEAKER_OBJECT for g in child.children
+            ):
+                waited = True
+    if not owing and waited is None:
+        return None
+    mine = waited if waited is not None else mine
     # The names it says, read as the relevance gate reads a question's names.
     return CommitmentQuestion(mine, frozenset(question_names(question)))
 

@@ -256,6 +256,12 @@ def test_what_do_i_owe_someone_quotes_the_promise_and_the_words_that_it_was_done
     assert [c.text for c in before.claims if c.kind == ClaimKind.INFERRED] == [
         "you owe Jana Novak · due Monday 9 March 2026 · open"
     ]
+    # asked without a word of owing
+    supposed = _ask(library, "What's Tomasz supposed to be sending us?", "2026-03-20T09:00:00")
+    assert supposed.mode == "commitments"
+    assert [c.text for c in supposed.stated][
+        0
+    ] == "Tomasz owes us the load-test results by the end of next week"
     late = _ask(library, "Does Tomasz owe us anything?", "2026-03-20T09:00:00")
     assert any("overdue" in c.text for c in late.claims if c.kind == ClaimKind.INFERRED)
 

@@ -18,12 +18,26 @@ def test_owing_and_promising_in_either_direction() -> None:
     assert my is not None and my.mine is True
 
 
+def test_what_someone_is_supposed_to_do_and_what_is_waited_on() -> None:
+    sending = commitment_question("What's Rui supposed to be sending me?")
+    assert sending is not None and sending.mine is False and "rui" in sending.names
+    meant = commitment_question("What was I meant to draft for Leona?")
+    assert meant is not None and meant.mine is True
+    waiting = commitment_question("What am I still waiting on from the bank?")
+    assert waiting is not None and waiting.mine is False
+    on_me = commitment_question("Is anyone waiting for me?")
+    assert on_me is not None and on_me.mine is True
+
+
 def test_other_questions_are_not_about_commitments() -> None:
     for question in (
         "What is the budget for the warehouse?",
         "Who is the site engineer at Millbrook?",
         "When did Caroline go to the support group?",
         "Welche Lagerhalle hat Herr Krause gezeigt?",
+        # a time something was to happen, and a wait that is not between the user and someone
+        "When was the steering call supposed to be?",
+        "What is the warehouse waiting for?",
     ):
         assert commitment_question(question) is None, question
 
