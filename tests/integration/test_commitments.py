@@ -259,9 +259,7 @@ def test_what_do_i_owe_someone_quotes_the_promise_and_the_words_that_it_was_done
     # asked without a word of owing
     supposed = _ask(library, "What's Tomasz supposed to be sending us?", "2026-03-20T09:00:00")
     assert supposed.mode == "commitments"
-    assert [c.text for c in supposed.stated][
-        0
-    ] == "Tomasz owes us the load-test results by the end of next week"
+    assert supposed.stated[0].text == "Tomasz owes us the load-test results by the end of next week"
     late = _ask(library, "Does Tomasz owe us anything?", "2026-03-20T09:00:00")
     assert any("overdue" in c.text for c in late.claims if c.kind == ClaimKind.INFERRED)
 
