@@ -55,7 +55,8 @@ ANSWER_ENTITIES: Mapping[str, frozenset[str]] = {
     # ("Imogen Ferreira" as a facility), so "who" is answered by a name of any type.
     "person": frozenset({"PERSON", "ORG", "NORP", "GPE", "FAC", "LOC", "PRODUCT"}),
     "place": frozenset({"GPE", "LOC", "FAC"}),
-    "price": frozenset({"MONEY"}),
+    # A cost or a rate is also said as a share: "food cost is running at thirty-six percent".
+    "price": frozenset({"MONEY", "PERCENT"}),
     "name": frozenset({"PERSON", "ORG", "NORP", "GPE", "FAC", "LOC", "PRODUCT"}),
 }
 _NUMERIC_KINDS = frozenset({"amount", "duration"})

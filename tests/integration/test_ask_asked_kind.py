@@ -81,6 +81,12 @@ def test_a_price_is_a_sum_not_any_number() -> None:
         assert lacks_asked_kind(question, _terms(question), [quote], voices=1)
     for quote in ("Lumen Audio quoted 12,400 for the app.", "Lumen Audio want four thousand pounds."):
         assert not lacks_asked_kind(question, _terms(question), [quote], voices=1)
+    # a cost or a rate said as a share
+    share = "What food cost is the kitchen running at?"
+    assert question_kind(share) == "price"
+    assert not lacks_asked_kind(
+        share, _terms(share), ["Food cost is running at thirty-six percent."], voices=1
+    )
 
 
 def test_a_quote_without_the_kind_asked_for_lacks_it() -> None:
