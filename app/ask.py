@@ -23,6 +23,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from app.answer_text import claim_text, replaced_text
 from app.library import Library
 from app.search import resolve_scope, search
@@ -49,14 +51,17 @@ from memory.answer.connection_answers import connection_claims, matching_connect
 from memory.answer.context import ContextPassage, focus_passage, passages_from_hits
 from memory.answer.date_readings import with_date_readings
 from memory.answer.fact_answers import with_current_values
+from memory.answer.near_words import with_near_words
 from memory.answer.quoted_passages import with_quoted_passages
 from memory.answer.sentence_ranker import SentenceRanker, shipped_ranker
 from memory.search.hits import Hit
+from memory.search.index import word_vectors
 from memory.search.ranking import merge_per_project
 from memory.search.retrieval import preload_vectors
 from memory.store import projects as project_store
 from memory.store.clock import parse_time, to_store_time
 from memory.store.llm_log import LoggedCall
+from memory.store.store import StoreError
 from memory.text.name_book import names_said_in
 from memory.text.nlp import parse
 from memory.text.quotes import ClaimKind
@@ -268,6 +273,7 @@ def answer_hits(
     budget = request.word_budget or int(library.settings.ask_word_budget)
     passages = passages_from_hits(store, hits, terms, word_budget=budget)
     gate = request.gate or Gate()
+    terms = _with_near_words(library, terms, passages, gate)
     run = _Run(library, question, passages, terms, gate, on_text, cancelled, started, timings)
     run.until = request.asked_until()
     across = bool(request.across_projects)
@@ -298,6 +304,23 @@ def answer_hits(
     timings["total_ms"] = run.ms()
     answer.answerable_p, answer.features = probability, values
     return answer
+
+
+def _with_near_words(
+    library: Library, terms: QuestionTerms, passages: Sequence[ContextPassage], gate: Gate
+) -> QuestionTerms:
+    """The question's words with the passages' words that say them another way ("last" for
+    "final"), by the embedding model (memory/answer/near_words.py); as asked when there is none."""
+    model = library.models.embedding_model_name()
+
+    def vectors(words: Sequence[str]) -> dict[str, np.ndarray]:
+        return word_vectors(library.store, words, model, library.models.embedder().embed)
+
+    try:
+        return with_near_words(terms, passages, vectors, max_rank=gate.max_rank)
+    except (ModelError, StoreError) as exc:
+        log.info("question words as asked only: %s", exc)
+        return terms
 
 
 def _consolidated_answer(run: _Run, project_ids: Sequence[int] | None, across: bool) -> Answer | None:

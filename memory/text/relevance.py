@@ -77,11 +77,26 @@ class QuestionTerms:
     # Names that describe rather than name ("the *Dutch* bakery", "the *Colombian* co-op"): a note
     # says "the Netherlands" or "Colombia", so a passage need not say them (`descriptive_names`).
     descriptive: frozenset[str] = frozenset()
+    # Content stem → stems of the passages' words that say it another way, with how near each is
+    # (cosine of the words' embeddings: "final" → {"last": 0.65}): memory/answer/near_words.py.
+    near: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
 
     @property
     def content(self) -> list[str]:
         """Stems that must be found in the window (the names too, when the question is only names)."""
         return [s for s in self.weights if s not in self.names] or list(self.weights)
+
+    def with_near(self, near: Mapping[str, Mapping[str, float]]) -> QuestionTerms:
+        return replace(self, near=dict(near))
+
+    def said_in(self, stem_: str, window: Collection[str]) -> float:
+        """How fully the window says the content stem: 1 when it says it, else the nearness of the
+        nearest word that says it another way (0: neither). A word said as asked counts more than
+        one said another way: the sentence that says "last day" answers "final day" before one
+        that says "today"."""
+        if stem_ in window:
+            return 1.0
+        return max((c for s, c in self.near.get(stem_, {}).items() if s in window), default=0.0)
 
     def without(self, dropped: Collection[str]) -> QuestionTerms:
         """The same terms less the stems `dropped` (words an answer need not say)."""
@@ -246,10 +261,11 @@ def coverage(terms: QuestionTerms, window: set[str]) -> Support:
     """The content words of the question found in `window` (stems), weighted."""
     content = terms.content
     total = sum(terms.weights[s] for s in content)
-    matched = [s for s in content if s in window]
+    said = {s: terms.said_in(s, window) for s in content}
+    matched = [s for s in content if said[s] > 0]
     if total <= 0:
         return Support(0.0, 1.0, matched)
-    return Support(sum(terms.weights[s] for s in matched) / total, 1.0, matched)
+    return Support(sum(terms.weights[s] * said[s] for s in matched) / total, 1.0, matched)
 
 
 def best_window(terms: QuestionTerms, texts: Sequence[str], *, width: int = 2) -> tuple[int, Support]:
