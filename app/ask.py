@@ -52,6 +52,7 @@ from memory.answer.context import ContextPassage, focus_passage, passages_from_h
 from memory.answer.date_readings import with_date_readings
 from memory.answer.fact_answers import with_current_values
 from memory.answer.near_words import with_near_words
+from memory.answer.question_parts import with_parts
 from memory.answer.quoted_passages import with_quoted_passages
 from memory.answer.sentence_ranker import SentenceRanker, shipped_ranker
 from memory.search.hits import Hit
@@ -273,7 +274,7 @@ def answer_hits(
     budget = request.word_budget or int(library.settings.ask_word_budget)
     passages = passages_from_hits(store, hits, terms, word_budget=budget)
     gate = request.gate or Gate()
-    terms = _with_near_words(library, terms, passages, gate)
+    terms = with_parts(_with_near_words(library, terms, passages, gate), question)
     run = _Run(library, question, passages, terms, gate, on_text, cancelled, started, timings)
     run.until = request.asked_until()
     across = bool(request.across_projects)

@@ -214,7 +214,15 @@ def judge_passages(
             return any(mentioned_in(home, name) for home in homes)
 
         given = dated if dated and asked_dates.in_spans(p.spoken_at, days) else frozenset()
-        p.support = passage_support(p, terms, width=gate.window, mentioned=mentioned, given=given)
+        # A question that asks two things is answered part by part: the part the passage speaks to
+        # best is what it is judged by.
+        p.support = max(
+            (
+                passage_support(p, t, width=gate.window, mentioned=mentioned, given=given)
+                for t in [terms, *(terms.part(s) for s in terms.parts)]
+            ),
+            key=lambda s: s.coverage,
+        )
         p.relevant = (
             p.rank < gate.max_rank
             and p.support.coverage >= gate.min_support
@@ -432,16 +440,26 @@ def extractive_claims(
         if not said and p.asked_speakers(terms.names):
             continue  # the person asked about speaks here, but only to the other
         options = said or sentences(p.text) or [p.text]
-        sentence = chosen.get(p.number) or best_sentence(terms, options, names=per_project)
-        span = source.find(sentence, min_words=1)
-        if span is None:
-            continue
-        span = with_reply(source, through_corrections(source, span))
-        if not states_something(span.text, p.speakers):
-            continue
-        claims.append(
-            Claim(span.text, ClaimKind.STATED, [_citation(p, span)], "extractive", has_correction(span.text))
-        )
+        first = chosen.get(p.number) or best_sentence(terms, options, names=per_project)
+        # A question that asks two things: the sentence that answers each part, when that is
+        # another sentence of the passage ("… runs the depot" and "… signs off any spending").
+        picked = [first, *(best_sentence(terms.part(s), options, names=per_project) for s in terms.parts)]
+        quoted: list[QuoteSpan] = []
+        for sentence in dict.fromkeys(picked):
+            span = source.find(sentence, min_words=1)
+            if span is None:
+                continue
+            span = with_reply(source, through_corrections(source, span))
+            if any(span.first_token <= q.last_token and q.first_token <= span.last_token for q in quoted):
+                continue  # already quoted
+            if not states_something(span.text, p.speakers):
+                continue
+            quoted.append(span)
+            claims.append(
+                Claim(
+                    span.text, ClaimKind.STATED, [_citation(p, span)], "extractive", has_correction(span.text)
+                )
+            )
     return claims
 
 

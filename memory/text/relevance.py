@@ -80,6 +80,16 @@ class QuestionTerms:
     # Content stem → stems of the passages' words that say it another way, with how near each is
     # (cosine of the words' embeddings: "final" → {"last": 0.65}): memory/answer/near_words.py.
     near: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    # The content stems of each thing a two-part question asks (memory/answer/question_parts.py)
+    parts: tuple[frozenset[str], ...] = ()
+
+    def with_parts(self, parts: Sequence[frozenset[str]]) -> QuestionTerms:
+        return replace(self, parts=tuple(parts))
+
+    def part(self, stems_: frozenset[str]) -> QuestionTerms:
+        """The terms of one part: its content words, and every name of the whole question."""
+        weights = {s: w for s, w in self.weights.items() if s in stems_ or s in self.names}
+        return replace(self, weights=weights, parts=())
 
     @property
     def content(self) -> list[str]:
