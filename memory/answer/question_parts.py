@@ -48,10 +48,6 @@ def _said(words: Iterable[Token]) -> str:
     return "".join(t.text_with_ws for t in words).strip(" ,;?")
 
 
-def _is_clause(word: Token) -> bool:
-    return word.pos_ in ("VERB", "AUX") and (word.dep_ in ("ROOT", "ccomp") or word.dep_ == "conj")
-
-
 def with_parts(terms: QuestionTerms, question: str) -> QuestionTerms:
     """The terms with the content stems of each part, when the question asks more than one thing."""
     parts = question_parts(question)
