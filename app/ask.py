@@ -51,18 +51,16 @@ from memory.answer.connection_answers import connection_claims, matching_connect
 from memory.answer.context import ContextPassage, focus_passage, passages_from_hits
 from memory.answer.date_readings import with_date_readings
 from memory.answer.fact_answers import with_current_values
-from memory.answer.near_words import with_near_words
+from memory.answer.near_words import with_near_words, word_vectors
 from memory.answer.question_parts import with_parts
 from memory.answer.quoted_passages import with_quoted_passages
 from memory.answer.sentence_ranker import SentenceRanker, shipped_ranker
 from memory.search.hits import Hit
-from memory.search.index import word_vectors
 from memory.search.ranking import merge_per_project
 from memory.search.retrieval import preload_vectors
 from memory.store import projects as project_store
 from memory.store.clock import parse_time, to_store_time
 from memory.store.llm_log import LoggedCall
-from memory.store.store import StoreError
 from memory.text.name_book import names_said_in
 from memory.text.nlp import parse
 from memory.text.quotes import ClaimKind
@@ -315,11 +313,11 @@ def _with_near_words(
     model = library.models.embedding_model_name()
 
     def vectors(words: Sequence[str]) -> dict[str, np.ndarray]:
-        return word_vectors(library.store, words, model, library.models.embedder().embed)
+        return word_vectors(words, model, library.models.embedder().embed)
 
     try:
         return with_near_words(terms, passages, vectors, max_rank=gate.max_rank)
-    except (ModelError, StoreError) as exc:
+    except ModelError as exc:
         log.info("question words as asked only: %s", exc)
         return terms
 

@@ -12,12 +12,15 @@ counts from MIN_WORD_COSINE, chosen leave one set out over eight sets, each ques
 (docs/benchmarks.md, "Words said another way"). MiniLM also puts some opposites close ("indoors"
 and "outdoors", 0.59): the threshold is above most of them, and a word said another way counts only
 as much as it is near. What it lets through still has to pass the kind check (a number for "how
-many", a name for "who"). Each word is embedded once per library (memory/search/index.py
-`word_vectors`, the passages' embedding cache).
+many", a name for "who"). Each word is embedded once per process and model (`word_vectors`), and
+kept in memory only: asking writes nothing to the library (a write there would wait on the import
+or consolidation writing beside it, and an answer must not depend on who got the lock first).
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -28,8 +31,33 @@ from memory.text.quotes import tokens
 from memory.text.relevance import STOPWORDS, QuestionTerms, stem
 
 WordVectors = Callable[[Sequence[str]], Mapping[str, np.ndarray]]  # unit-length, one per word
+Embed = Callable[[Sequence[str]], np.ndarray]
 MIN_WORD_COSINE = 0.6
 MIN_LETTERS = 3
+MAX_CACHED_WORDS = 50_000  # ~75 MB of MiniLM vectors at most; a library says far fewer words
+
+_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+_lock = threading.Lock()
+
+
+def word_vectors(words: Sequence[str], model: str, embed: Embed) -> dict[str, np.ndarray]:
+    """Unit-length vectors of single words by `model`, each embedded once per process (the least
+    recently used forgotten past MAX_CACHED_WORDS)."""
+    wanted = list(dict.fromkeys(words))
+    with _lock:
+        found = {w: _cache[(model, w)] for w in wanted if (model, w) in _cache}
+        for w in found:
+            _cache.move_to_end((model, w))
+    missing = [w for w in wanted if w not in found]
+    if missing:
+        made = dict(zip(missing, (np.asarray(v, dtype=np.float32) for v in embed(missing)), strict=True))
+        with _lock:
+            for w, v in made.items():
+                _cache[(model, w)] = v
+            while len(_cache) > MAX_CACHED_WORDS:
+                _cache.popitem(last=False)
+        found.update(made)
+    return found
 
 
 # Days, months and numbers are values, not ways of saying a thing: MiniLM puts "July" near "June"

@@ -9,7 +9,7 @@ metadata column so a date range filters during the KNN, not after it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -129,23 +129,6 @@ def cache_vectors(store: Store, model: str, vectors: dict[str, np.ndarray]) -> N
         "INSERT OR IGNORE INTO embeddings (content_sha256, model, vector) VALUES (?, ?, ?)",
         [(sha, model, _blob(v)) for sha, v in vectors.items()],
     )
-
-
-def word_vectors(
-    store: Store, words: Sequence[str], model: str, embed: Callable[[Sequence[str]], np.ndarray]
-) -> dict[str, np.ndarray]:
-    """Unit-length vectors of single words, through the same cache as the passages' (keyed by the
-    text embedded): a word is embedded once per library and model. A read-only library embeds
-    what it lacks and keeps nothing."""
-    keys = {w: content_hash(w) for w in dict.fromkeys(words)}
-    cached = cached_vectors(store, keys.values(), model)
-    missing = [w for w, k in keys.items() if k not in cached]
-    if missing:
-        made = dict(zip(missing, embed(missing), strict=True))
-        if not store.read_only:
-            cache_vectors(store, model, {keys[w]: v for w, v in made.items()})
-        cached.update({keys[w]: v for w, v in made.items()})
-    return {w: cached[k] for w, k in keys.items()}
 
 
 def _blob(vector: np.ndarray) -> bytes:

@@ -11,9 +11,10 @@ import pytest
 
 from app.ask import AskRequest, ask
 from app.library import Library
-from memory.search.index import word_vectors
+from memory.answer.near_words import word_vectors
 from tests.conftest import require_models
 from tests.support.consolidation_corpus import imported_library
+from tests.support.hostile_files import dump_store
 
 pytestmark = pytest.mark.slow  # a library indexed with the embedding model
 
@@ -70,7 +71,7 @@ def test_a_question_no_word_of_the_notes_is_near_is_still_not_in_your_notes(libr
     assert not answer.answer_found
 
 
-def test_words_are_embedded_once_per_library(library: Library) -> None:
+def test_words_are_embedded_once_and_asking_writes_nothing(library: Library) -> None:
     embedder = library.models.embedder()
     embedded: list[str] = []
 
@@ -80,8 +81,15 @@ def test_words_are_embedded_once_per_library(library: Library) -> None:
 
     model = library.models.embedding_model_name()
     # words no note or question here says (those are embedded as questions are asked)
-    first = word_vectors(library.store, ["lighthouse", "marmalade"], model, embed)
-    again = word_vectors(library.store, ["lighthouse", "marmalade", "accordion"], model, embed)
-    assert embedded == ["lighthouse", "marmalade", "accordion"]  # the first two came from the cache
+    first = word_vectors(["lighthouse", "marmalade"], model, embed)
+    again = word_vectors(["lighthouse", "marmalade", "accordion"], model, embed)
+    assert embedded == ["lighthouse", "marmalade", "accordion"]  # the first two came from memory
     assert np.allclose(first["marmalade"], again["marmalade"])
     assert abs(float(np.linalg.norm(again["accordion"])) - 1.0) < 1e-3
+    # a question whose words are near the notes' changes nothing in the library
+    before = dump_store(library.store)
+    ask(
+        library,
+        AskRequest("How many seats does the Hollins restaurant have indoors?", as_of=ASKED, no_llm=True),
+    )
+    assert dump_store(library.store) == before
