@@ -23,8 +23,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from app.answer_text import claim_text, replaced_text
 from app.library import Library
 from app.search import resolve_scope, search
@@ -51,7 +49,7 @@ from memory.answer.connection_answers import connection_claims, matching_connect
 from memory.answer.context import ContextPassage, focus_passage, passages_from_hits
 from memory.answer.date_readings import with_date_readings
 from memory.answer.fact_answers import with_current_values
-from memory.answer.near_words import with_near_words, word_vectors
+from memory.answer.near_words import with_near_words
 from memory.answer.question_parts import with_parts
 from memory.answer.quoted_passages import with_quoted_passages
 from memory.answer.sentence_ranker import SentenceRanker, shipped_ranker
@@ -310,13 +308,11 @@ def _with_near_words(
 ) -> QuestionTerms:
     """The question's words with the passages' words that say them another way ("last" for
     "final"), by the embedding model (memory/answer/near_words.py); as asked when there is none."""
-    model = library.models.embedding_model_name()
-
-    def vectors(words: Sequence[str]) -> dict[str, np.ndarray]:
-        return word_vectors(words, model, library.models.embedder().embed)
-
     try:
-        return with_near_words(terms, passages, vectors, max_rank=gate.max_rank)
+        embed = library.models.embedder().embed
+        return with_near_words(
+            terms, passages, embed, library.models.embedding_model_name(), max_rank=gate.max_rank
+        )
     except ModelError as exc:
         log.info("question words as asked only: %s", exc)
         return terms

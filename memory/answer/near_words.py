@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -30,8 +30,7 @@ from memory.text.dates import MONTHS, NUMBER_WORDS, WEEKDAYS
 from memory.text.quotes import tokens
 from memory.text.relevance import STOPWORDS, QuestionTerms, stem
 
-WordVectors = Callable[[Sequence[str]], Mapping[str, np.ndarray]]  # unit-length, one per word
-Embed = Callable[[Sequence[str]], np.ndarray]
+Embed = Callable[[Sequence[str]], np.ndarray]  # unit-length vectors, one row per text
 MIN_WORD_COSINE = 0.6
 MIN_LETTERS = 3
 MAX_CACHED_WORDS = 50_000  # ~75 MB of MiniLM vectors at most; a library says far fewer words
@@ -86,7 +85,8 @@ def passage_words(passages: Sequence[ContextPassage], max_rank: int) -> dict[str
 def with_near_words(
     terms: QuestionTerms,
     passages: Sequence[ContextPassage],
-    vectors: WordVectors,
+    embed: Embed,
+    model: str,
     *,
     max_rank: int,
     min_cosine: float = MIN_WORD_COSINE,
@@ -100,15 +100,11 @@ def with_near_words(
     said = {w: s for w, s in passage_words(passages, max_rank).items() if s not in asked}
     if not asked or not said:
         return terms
-    found = vectors([*asked.values(), *said])
-    words = [w for w in said if w in found]
-    if not words:
-        return terms
+    found = word_vectors([*asked.values(), *said], model, embed)
+    words = list(said)
     matrix = np.stack([found[w] for w in words])
     near: dict[str, dict[str, float]] = {}
     for s, w in asked.items():
-        if w not in found:
-            continue
         cosines = matrix @ found[w]
         close: dict[str, float] = {}
         for i in np.flatnonzero(cosines >= min_cosine):
