@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from memory.text import nlp
@@ -47,17 +48,18 @@ _OPENINGS = (
 )
 KINDS = (*(kind for kind, _ in _OPENINGS), "price", "name")
 
+_ANY_NAME = frozenset({"PERSON", "ORG", "NORP", "GPE", "FAC", "LOC", "PRODUCT"})
 ANSWER_ENTITIES: Mapping[str, frozenset[str]] = {
     "time": frozenset({"DATE", "TIME"}),
     "amount": frozenset({"MONEY", "CARDINAL", "QUANTITY", "PERCENT"}),
     "duration": frozenset({"DATE", "TIME", "CARDINAL", "QUANTITY"}),
     # Any name: the small English model often files an unfamiliar person's name under FAC or GPE
     # ("Imogen Ferreira" as a facility), so "who" is answered by a name of any type.
-    "person": frozenset({"PERSON", "ORG", "NORP", "GPE", "FAC", "LOC", "PRODUCT"}),
+    "person": _ANY_NAME,
     "place": frozenset({"GPE", "LOC", "FAC"}),
     # A cost or a rate is also said as a share: "food cost is running at thirty-six percent".
     "price": frozenset({"MONEY", "PERCENT"}),
-    "name": frozenset({"PERSON", "ORG", "NORP", "GPE", "FAC", "LOC", "PRODUCT"}),
+    "name": _ANY_NAME,
 }
 _NUMERIC_KINDS = frozenset({"amount", "duration"})
 _MAGNITUDES = frozenset({"hundred", "thousand", "million", "billion", "k", "grand"})
@@ -137,6 +139,7 @@ def _charged_by(verb: Token, what: Token) -> bool:
     return verb.dep_ == "acl" and verb.tag_ == "VBG" and verb.head.dep_ == "nsubj" and verb.head.head == head
 
 
+@lru_cache(maxsize=256)  # read for every passage an answer quotes; each reading parses the question
 def question_kind(question: str) -> str | None:
     """The kind of thing that answers the question (one of KINDS), when its opening says so, or,
     for a price, its words (`_asks_price`). "What *day* rate did I agree?" asks no day: a kind

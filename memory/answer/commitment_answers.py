@@ -71,11 +71,10 @@ def commitment_question(question: str) -> CommitmentQuestion | None:
     waiting = [
         t for t in doc if t.lemma_.lower() == "wait" and any(c.lower_ in ("on", "for") for c in t.children)
     ]
-    if not owing and not waiting:
-        return None
     mine: bool | None = None
-    waited: bool | None = None  # waiting is a commitment only between the user and someone ("What is the
-    # festival waiting for?" asks about a licence as readily as a promise)
+    # Waiting is a commitment only between the user and someone: "What is the festival waiting
+    # for?" asks about a licence as readily as a promise.
+    waited: bool | None = None
     for word in owing:
         for child in word.children:
             lower = child.lower_
