@@ -9,8 +9,9 @@ count for nothing. Across all projects the share is the whole library's, as BM25
 word that a huge import repeats does tell its passages apart less well there. Weighing each
 project alike instead was measured and dropped (docs/benchmarks.md, "One project's size").
 
-Counts are kept per process and taken again when the library changes (its largest passage id or
-its number of passages); one read of a word's postings gives every project's count at once.
+Counts are kept per process and taken again when a passage is added, removed or moved to another
+project (a count the database keeps by triggers); one read of a word's postings gives every
+project's count at once.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ class WordStats:
 
 
 class _Counts:
-    def __init__(self, version: tuple[int, int], ids: np.ndarray, projects: np.ndarray) -> None:
+    def __init__(self, version: int, ids: np.ndarray, projects: np.ndarray) -> None:
         self.version = version
         self.ids = ids  # every passage id, ascending
         self.codes, self.project_of_code = _codes(projects)  # each passage's project, as 0..P-1
@@ -65,12 +66,10 @@ _counts: weakref.WeakKeyDictionary[Store, _Counts] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
 
 
-def _version(store: Store) -> tuple[int, int]:
-    # Two statements: each alone is answered from the b-tree (max from its end, count by pages);
-    # together SQLite reads every row.
-    return int(store.scalar("SELECT coalesce(max(id), 0) FROM chunks")), int(
-        store.scalar("SELECT count(*) FROM chunks")
-    )
+def _version(store: Store) -> int:
+    """Changes to the passages so far: every insert, deletion and move of one counts
+    (migration 0080_passage_changes.sql), which the largest id and the count alone do not tell."""
+    return int(store.scalar("SELECT n FROM passage_changes WHERE id = 1") or 0)
 
 
 def _current(store: Store) -> _Counts:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from app import note_operations
+from app.ask import AskRequest, ask
 from app.consistency import library_problems
 from app.consolidation.service import consolidate
 from app.edits import save_edit
@@ -168,6 +169,21 @@ def test_a_moved_note_is_searched_filed_and_consolidated_in_its_new_project(
     assert moved_facts and {f["project"] for f in moved_facts} == {"Oakridge"}
     assert "already" in ok("recordings", "move", str(b), "--to", "oakridge").out
     assert run("recordings", "move", str(b), "--to", "Nowhere").code == 1
+
+
+def test_the_running_app_answers_about_a_moved_note_in_its_new_project(
+    library: Library, notes: dict[str, int]
+) -> None:
+    """One library object throughout, as in the desktop app: the word counts it keeps between
+    questions follow the move (they saw Oakridge as empty, and the answer was "not in your notes"
+    until the app restarted)."""
+    question = "What is the phase one budget after the scope change?"
+    asked = ask(library, AskRequest(question, projects=["Hartwell"], no_llm=True))
+    assert asked.answer_found and notes["b"] in {p.recording_id for p in asked.passages}
+    note_operations.move_recording(library, notes["b"], "Oakridge")
+    moved = ask(library, AskRequest(question, projects=["Oakridge"], no_llm=True))
+    assert moved.answer_found, [p.text for p in moved.passages]
+    assert {c.citations[0].recording_id for c in moved.stated} == {notes["b"]}
 
 
 def test_emptying_the_trash_removes_every_row_the_audio_and_the_cached_vectors(
