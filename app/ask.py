@@ -50,6 +50,7 @@ from memory.answer.context import ContextPassage, focus_passage, passages_from_h
 from memory.answer.date_readings import with_date_readings
 from memory.answer.fact_answers import with_current_values
 from memory.answer.near_words import with_near_words
+from memory.answer.not_yet_known import says_not_known
 from memory.answer.question_parts import with_parts
 from memory.answer.quoted_passages import with_quoted_passages
 from memory.answer.sentence_ranker import SentenceRanker, shipped_ranker
@@ -287,7 +288,7 @@ def answer_hits(
     if model is not None and probability is not None:
         found = decide(passages, probability >= model.threshold)
     answer = _consolidated_answer(run, scope.project_ids, across)
-    if found and answer is None and _lacks_asked_kind(run):
+    if found and answer is None and (_lacks_asked_kind(run) or _newest_says_not_known(run)):
         found = False
     prompt = build_prompt(run) if found and answer is None else None
     run.timings["prompt_ready_ms"] = run.ms()
@@ -355,6 +356,19 @@ def _lacks_asked_kind(run: _Run) -> bool:
     said = names_said_in(run.library.store, cited)
     stated = [c.text for c in quotes]
     return lacks_asked_kind(run.question, run.terms, stated, voices, projects, across=run.across, names=said)
+
+
+def _newest_says_not_known(run: _Run) -> bool:
+    """The newest of the sentences an answer would quote says that the thing asked is not known
+    ("she wouldn't tell me who", "I don't know which yet": memory/answer/not_yet_known.py): the
+    notes do not answer yet, whatever names or numbers that sentence holds. An older one is not
+    enough: a later note may have the answer."""
+    kind = question_kind(run.question)
+    quotes = [c for c in run.extractive() if c.kind == ClaimKind.STATED and c.citations]
+    if kind is None or not quotes:
+        return False
+    newest = max(quotes, key=lambda c: (c.citations[0].spoken_at, c.citations[0].start))
+    return says_not_known(newest.text, kind)
 
 
 def decide(passages: list[ContextPassage], answerable: bool) -> bool:

@@ -1,0 +1,50 @@
+"""A sentence that says the asked thing is not known yet is read as such by its parse, and only
+for the kind of thing it says is unknown. The sentences are written for this test, not taken from
+any evaluation set."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.answer.not_yet_known import not_known_kinds, says_not_known
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind"),
+    [
+        ("The client has a new sponsor, but Greta wouldn't tell me who", "person"),
+        ("Oren didn't want to say the name yet", "name"),
+        ("They picked one of the two printers, I don't know which yet", "name"),
+        ("I have no idea who is running the pilot", "person"),
+        ("I'm not sure how much they'll charge for the second phase", "price"),
+        ("We still haven't decided where the offsite will be", "place"),
+        ("Nobody could tell me the date of the inspection", "time"),
+        ("I need to look up what the current figure actually is before I price the menus", "amount"),
+    ],
+)
+def test_what_a_sentence_says_is_not_known(sentence: str, kind: str) -> None:
+    assert says_not_known(sentence, kind), not_known_kinds(sentence)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind"),
+    [
+        # the negation is in another clause than the answer
+        ("I don't know if they'll sign, but the budget is forty thousand", "amount"),
+        # told, known, or owed to someone else: the speaker has it
+        ("She told me who the new manager is: it's Priya", "person"),
+        ("I have to tell Jonas the date by Friday", "time"),
+        ("Marco knows exactly how much it costs, twelve thousand", "amount"),
+        # negated, but about something else than the kind asked
+        ("We didn't say no to the proposal", "person"),
+        ("Greta wouldn't tell me who is sponsoring it", "time"),
+        ("They never told us the kickoff was moved", "time"),
+    ],
+)
+def test_what_a_sentence_does_not_say_is_unknown(sentence: str, kind: str) -> None:
+    assert not says_not_known(sentence, kind), not_known_kinds(sentence)
+
+
+def test_no_kind_asked_and_german_text_are_never_read_as_unknown() -> None:
+    assert not says_not_known("I don't know who is coming", None)
+    assert not says_not_known("Ich weiß noch nicht, wer das Projekt leitet", "person")
