@@ -4,6 +4,14 @@ QtMultimedia's player ignores a seek before the media has loaded, so a seek aske
 kept and applied once the file is ready: a citation can open a recording and land on its second.
 The player (and FFmpeg behind it) is created when the first recording with audio is opened, not
 at start-up.
+
+The sound output is attached only when the system has an output device. Without one, Qt's FFmpeg
+renderer keeps creating and deleting its audio sink on its own thread; each deletion asks PySide
+(holding Qt's lock on the object's connections) for Python's GIL, while the main thread, holding
+the GIL in stop(), play() or a seek, waits for that same lock: the window froze, in about one of
+twenty quick play-and-stop cycles here (no sound card), and for good once when a test closed the
+window after clicking a citation. With no output the player still plays, silently, by its own clock,
+so a citation still lands on its second; the output is attached once a device appears.
 """
 
 from __future__ import annotations
@@ -61,17 +69,24 @@ class PlayerBar(QWidget):
     @property
     def player(self) -> QMediaPlayer:
         if self._player is None:
-            from PySide6.QtMultimedia import QAudioOutput, QMediaPlayer
+            from PySide6.QtMultimedia import QMediaPlayer
 
             self._player = QMediaPlayer(self)
-            self._audio = QAudioOutput(self)
-            self._player.setAudioOutput(self._audio)
             self._player.positionChanged.connect(self.on_player_position_changed)
             self._player.durationChanged.connect(self.on_player_duration_changed)
             self._player.mediaStatusChanged.connect(self.on_player_media_status_changed)
             self._player.playbackStateChanged.connect(self.on_player_playback_state_changed)
             self._player.errorOccurred.connect(self.on_player_error)
         return self._player
+
+    def _attach_sound_output(self) -> None:
+        """The sound output, once the system has a device to play to (see the module's note)."""
+        from PySide6.QtMultimedia import QAudioOutput, QMediaDevices
+
+        if self._audio is not None or not QMediaDevices.audioOutputs():
+            return
+        self._audio = QAudioOutput(self)
+        self.player.setAudioOutput(self._audio)
 
     # --- loading and seeking ---------------------------------------------------------------------
     def load(self, path: Path | None) -> None:
@@ -80,6 +95,7 @@ class PlayerBar(QWidget):
         self.path = path
         self.setEnabled(path is not None)
         if path is not None or self._player is not None:
+            self._attach_sound_output()
             self.player.stop()
             self.player.setSource(QUrl.fromLocalFile(str(path)) if path is not None else QUrl())
         self.slider.setValue(0)
