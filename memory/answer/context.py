@@ -147,8 +147,10 @@ class ContextPassage:
         return [t for t in self.statements_of(asked) if t is not None] if asked else []
 
     def anchors(self) -> set[str]:
-        """Stems of the whole passage and its context: where a question's names may be found."""
-        return said_stems(" ".join([self.text, *self.context_words()]))
+        """Stems of the whole passage and its context: where a question's names may be found
+        (with the user's corrections of its lines, as `segment_stems` reads them)."""
+        corrected = [s.text for s in self.segments if s.edited]
+        return said_stems(" ".join([self.text, *corrected, *self.context_words()]))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -312,7 +314,7 @@ def passage_support(
     if asked:
         per_segment = [said_stems(t) if t is not None else set() for t in passage.statements_of(asked)]
     else:
-        per_segment = [said_stems(s.raw_text) for s in segments]
+        per_segment = [segment_stems(s) for s in segments]
     best = Support(0.0, names)
     for i in range(len(segments)):
         window = set().union(*per_segment[i : i + width]) | given
@@ -320,6 +322,15 @@ def passage_support(
         if candidate.coverage > best.coverage:
             best = Support(candidate.coverage, names, candidate.matched)
     return best
+
+
+def segment_stems(segment: Segment) -> set[str]:
+    """The words of a line as evidence of what was said: the raw words, and the user's correction
+    of them. A user who corrected "Kent" to "Chen", or "the slides" to "the printed banners", is
+    asking about what was said, and search already finds the corrected words; the words quoted
+    stay the raw ones (a stated line is checked against the raw transcript)."""
+    found = said_stems(segment.raw_text)
+    return found | said_stems(segment.text) if segment.edited else found
 
 
 _ADDRESSEE = re.compile(
