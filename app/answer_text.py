@@ -17,7 +17,14 @@ def claim_text(claim: Claim) -> str:
     when = cite.spoken_at.replace("T", " ")[:16]
     note = "  (self-correction: the later words are the ones meant)" if claim.correction else ""
     text = f"“{claim.text}”\n  stated · {cite.project} · {when} · at {clock(cite.start)}{note}"
+    if claim.corrected is not None:
+        text += "\n" + corrected_text(claim)
     return text + ("\n" + replaced_text(claim) if claim.replaces else "")
+
+
+def corrected_text(claim: Claim) -> str:
+    """The quoted lines as the user corrected them (the quote above is the raw words)."""
+    return f"  you corrected this line: “{claim.corrected}”"
 
 
 def replaced_text(claim: Claim) -> str:

@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from app.answer_text import claim_text, replaced_text
+from app.answer_text import claim_text, corrected_text, replaced_text
 from app.library import Library
 from app.search import resolve_scope, search
 from memory.answer.across import asks_across_projects, one_per_project, passages_across
@@ -41,6 +41,7 @@ from memory.answer.answers import (
     extractive_claims,
     judge_passages,
     prompt_sentences,
+    show_corrected_lines,
 )
 from memory.answer.asked_kind import frame_stems, lacks_asked_kind, question_kind
 from memory.answer.claims import ClaimReader, claim_schema, sentences
@@ -368,7 +369,7 @@ def _newest_says_not_known(run: _Run) -> bool:
     if kind is None or not quotes:
         return False
     newest = max(quotes, key=lambda c: (c.citations[0].spoken_at, c.citations[0].start))
-    return says_not_known(newest.text, kind)
+    return says_not_known(newest.text, kind, run.question)
 
 
 def decide(passages: list[ContextPassage], answerable: bool) -> bool:
@@ -406,13 +407,17 @@ def _answer(run: _Run, prompt: ModelPrompt, no_llm: bool, model_path: Path | Non
     # A value a later note superseded is preceded by the current one; a current value says what
     # it replaced, and when (consolidation's facts: memory.answer.fact_answers).
     claims = with_current_values(run.library.store, claims, until=run.until)
+    show_corrected_lines(claims, run.passages)
     if question_kind(run.question) == "time":  # "when": the days a quote says, as calendar days
         claims = with_date_readings(claims)
     for claim in claims:
         if claim not in streamed:
             run.emit(claim_text(claim))
-        elif claim.replaces:
+            continue
+        if claim.replaces:
             run.emit(replaced_text(claim))
+        if claim.corrected is not None:
+            run.emit(corrected_text(claim))
     answer = Answer(
         run.question, True, model_name, claims, run.passages, run.timings, mode=mode, dropped=dropped
     )

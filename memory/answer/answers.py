@@ -140,11 +140,26 @@ class Claim:
     source: str = "model"  # "model" | "extractive" | "current" (a later fact superseded what was cited)
     correction: bool = False  # the quote holds a self-correction: the later words are the ones meant
     replaces: list[Citation] = field(default_factory=list)  # earlier values this one superseded
+    # The cited lines as the user corrected them (the quote stays the raw words): `show_corrected_lines`.
+    corrected: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         # The superseded quotes follow the claim's own citation: what it replaced, and when that was said.
         cites = [c.to_json() for c in self.citations + self.replaces]
-        return {"text": self.text, "kind": self.kind, "citations": cites}
+        out: dict[str, Any] = {"text": self.text, "kind": self.kind, "citations": cites}
+        if self.corrected is not None:
+            out["corrected"] = self.corrected
+        return out
+
+
+def show_corrected_lines(claims: Sequence[Claim], passages: Sequence[ContextPassage]) -> None:
+    """Stated claims that quote a line the user corrected carry the corrected lines beside the raw
+    quote: the answer quotes what was transcribed, and shows what the user says was said."""
+    lines = {s.id: s for p in passages for s in p.segments}
+    for claim in claims:
+        cited = [lines[i] for c in claim.citations for i in c.segment_ids if i in lines]
+        if claim.kind == ClaimKind.STATED and any(s.edited for s in cited):
+            claim.corrected = " ".join(s.text.strip() for s in cited)
 
 
 TIMING_KEYS = ("retrieve_ms", "first_token_ms", "total_ms")

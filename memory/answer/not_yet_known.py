@@ -12,7 +12,7 @@ parser's. German text (no parse here) is never read as saying so.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from memory.text import nlp
 
@@ -52,22 +52,29 @@ _NOUN_KINDS: Mapping[str, frozenset[str]] = {
 }
 _CLIMB = frozenset({"xcomp", "ccomp", "acomp", "conj"})
 _OTHER_CLAUSE = frozenset({"conj", "cc", "punct", "parataxis"})
+_NOUN_ROLES = frozenset({"dobj", "nsubj", "nsubjpass", "pobj", "attr"})
 
 
-def says_not_known(text: str, kind: str | None) -> bool:
+def says_not_known(text: str, kind: str | None, question: str = "") -> bool:
     """Whether `text` says that a thing of the asked `kind` (memory/answer/asked_kind.py) is not
-    known, not told or still to be found out."""
+    known, not told or still to be found out: by a question word of that kind ("who", "how
+    much"), or by the noun the question asks about ("nobody could tell me the date" answers "What
+    is the date of the inspection?", while "nobody has confirmed a budget" does not answer "How
+    much is the project worth?")."""
     if not kind or not text.strip() or nlp.language_of(text) != "en":
         return False
-    return kind in not_known_kinds(text)
+    asked = {t.lemma_.lower() for t in nlp.parse(question)} if question else set()
+    return kind in not_known_kinds(text, asked)
 
 
-def not_known_kinds(text: str) -> set[str]:
-    """The kinds of things `text` says are not known (empty when it says none is)."""
+def not_known_kinds(text: str, asked: Collection[str] = ()) -> set[str]:
+    """The kinds of things `text` says are not known (empty when it says none is); a noun such
+    as "the date" or "the figure" counts only when it is among the `asked` lemmas ("the name"
+    always: it is what a name question asks)."""
     found: set[str] = set()
     for token in nlp.parse(text):
         if _lacks(token):
-            found |= _asked_in(token)
+            found |= _asked_in(token, asked)
     return found
 
 
@@ -92,7 +99,7 @@ def _lacks(token) -> bool:  # type: ignore[no-untyped-def]
     return False
 
 
-def _asked_in(token) -> set[str]:  # type: ignore[no-untyped-def]
+def _asked_in(token, asked: Collection[str]) -> set[str]:  # type: ignore[no-untyped-def]
     """The kinds the phrase of a knowing verb asks about: its question words and its object."""
     kinds: set[str] = set()
     doc = token.doc
@@ -107,6 +114,7 @@ def _asked_in(token) -> set[str]:  # type: ignore[no-untyped-def]
                 kinds |= {k for n in t.head.subtree for k in _NOUN_KINDS.get(n.lemma_.lower(), ())}
         if word == "how" and t.i + 1 < len(doc):
             kinds |= _AFTER_HOW.get(doc[t.i + 1].lower_, frozenset())
-        if t.dep_ in ("dobj", "nsubj", "nsubjpass", "pobj", "attr") and t.lemma_.lower() in _NOUN_KINDS:
-            kinds |= _NOUN_KINDS[t.lemma_.lower()]
+        noun = t.lemma_.lower()
+        if t.dep_ in _NOUN_ROLES and noun in _NOUN_KINDS and (noun == "name" or noun in asked):
+            kinds |= _NOUN_KINDS[noun]
     return kinds

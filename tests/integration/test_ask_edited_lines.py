@@ -1,7 +1,8 @@
 """A line the user corrected answers questions in its corrected words: search found "the printed
 banners" once "the slides" was corrected to them, but the answer weighed only the raw words and
 said "not in your notes". The stated quote stays the raw words, which the answer checker verifies
-against the raw transcript. Notes and questions written for this test."""
+against the raw transcript, and the corrected line is shown beside it. Notes and questions written
+for this test."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from app.answer_text import claim_text
 from app.ask import AskRequest, ask
 from app.edits import save_edit
 from memory.store.recordings import list_segments
@@ -39,3 +41,15 @@ def test_a_corrected_line_answers_in_its_corrected_words(tmp_path: Path) -> None
     assert answer.answer_found, [p.text for p in answer.passages]
     assert [c.text for c in answer.stated] == ["Maria will bring the slides"]  # the raw words, quoted
     assert answer.stated[0].citations[0].segment_ids == (line.id,)
+    said = answer.stated[0]
+    assert said.corrected == "Maria will bring the printed banners."  # beside it, what the user says was said
+    assert said.to_json()["corrected"] == said.corrected
+    assert "you corrected this line: “Maria will bring the printed banners.”" in claim_text(said)
+
+
+def test_a_line_nobody_corrected_shows_no_correction(tmp_path: Path) -> None:
+    require_models()
+    with imported_library(tmp_path, [NOTE]) as library:
+        answer = ask(library, AskRequest("Who is doing the catering?", no_llm=True))
+    assert answer.stated and all(c.corrected is None for c in answer.stated)
+    assert all("corrected" not in c.to_json() for c in answer.claims)

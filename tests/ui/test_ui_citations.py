@@ -28,3 +28,27 @@ def test_a_citation_wraps_in_a_narrow_panel_and_unwraps_when_wide(qtbot) -> None
     panel.resize(one_line + 100, 200)
     qtbot.waitUntil(lambda: "\n" not in button.text(), timeout=WAIT_MS)
     assert button.text() == "▶ " + PLACE.label() and button.width() >= one_line
+
+
+def test_a_claim_quoting_a_corrected_line_shows_the_correction_beside_the_raw_quote(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from ui.widgets.answer_view import ClaimCard
+
+    citation = {
+        "project": "Atlas",
+        "recording_id": 1,
+        "spoken_at": "2026-03-02T09:00:00",
+        "start": 4.0,
+        "end": 6.0,
+        "segment_ids": [2],
+        "quote": "Kent <wants> the pilot",
+    }
+    raw = {"text": "Kent <wants> the pilot", "kind": "stated", "citations": [citation]}
+    card = ClaimCard({**raw, "corrected": "Chen <wants> the pilot & more"})
+    qtbot.addWidget(card)
+    assert card.text.text() == "Kent <wants> the pilot"  # the raw words stay the quote
+    assert card.corrected is not None
+    assert card.corrected.text() == "You corrected this line: “Chen <wants> the pilot & more”"
+    assert card.corrected.textFormat() == Qt.TextFormat.PlainText
+    plain = ClaimCard(raw)
+    qtbot.addWidget(plain)
+    assert plain.corrected is None

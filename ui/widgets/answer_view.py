@@ -78,6 +78,13 @@ class ClaimCard(QFrame):
         layout.setSpacing(4)
         layout.addLayout(badge_row)
         layout.addWidget(self.text)
+        self.corrected: QLabel | None = None
+        if claim.get("corrected"):  # the quote is the raw words; the user's correction of the line
+            self.corrected = QLabel(f"You corrected this line: “{claim['corrected']}”")
+            self.corrected.setWordWrap(True)
+            self.corrected.setTextFormat(Qt.TextFormat.PlainText)
+            self.corrected.setStyleSheet(f"color: {foreground}; font-style: italic;")
+            layout.addWidget(self.corrected)
         self.citations: list[CitationButton] = []
         for citation in claim.get("citations") or []:
             self._add_citation(layout, citation, foreground, said=self.text.text())
