@@ -10,7 +10,9 @@ the words the question itself gave. German text has no spaCy pipeline here: word
 These are features of the answerability model and the sentence ranker (neither ships). As a check
 before an answer is given ("a 'how many' answer must say a number"), `lacks_asked_kind`: only for
 names, amounts and prices, and only in notes spoken by one voice (measured on every set: docs/benchmarks.md,
-"Generalisation → Answers", night of 25 Nov).
+"Generalisation → Answers", night of 25 Nov). For a name, a quote that points at the one asked
+about ("the forwarder", "their customer") must name them (`asked_noun`, `_speaks_of_unnamed`: by
+the parse's apposition, copula or "called"), whatever other names it holds.
 """
 
 from __future__ import annotations
@@ -226,12 +228,105 @@ def lacks_asked_kind(
     if kind == "name" and across:
         return False  # "which other client …": answered by a project, whose name is not a quote's
     given = " ".join(p.replace("-", " ").replace("_", " ") for p in projects)
-    if kind in _NAME_KINDS and _names_a_new_one(quotes, names, f"{terms.raw} {given}"):
-        return False
+    if kind in _NAME_KINDS:
+        # A quote that speaks of the one asked about without naming it does not answer, whatever
+        # other names it holds ("Oren says the forwarder near the Dutch border is very close").
+        quotes = [q for q in quotes if not _speaks_of_unnamed(q, question)]
+        if not quotes:
+            return True
+        if _names_a_new_one(quotes, names, f"{terms.raw} {given}"):
+            return False
     return not any(kind_in(quote, kind, terms, given) for quote in quotes)
 
 
 _NAME_KINDS = frozenset({"person", "name"})
+
+
+def asked_noun(question: str) -> str | None:
+    """The lemma of the one a name question asks about: "Who is the *architect* on the works?",
+    "What is the name of the *forwarder* …?", "Which *printer* is doing the pack?" (spaCy's parse;
+    None for "Who is headlining?" and for German questions)."""
+    found = _asked_noun(question)
+    return found.lemma_.lower() if found is not None else None
+
+
+@lru_cache(maxsize=256)
+def _asked_noun(question: str) -> Token | None:
+    if nlp.language_of(question) == "de":
+        return None
+    doc = nlp.parse(question)
+    for t in doc:
+        if t.lower_ == "name" and t.pos_ == "NOUN":
+            of = next((c for c in t.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+            obj = next((c for c in of.children if c.dep_ == "pobj"), None) if of is not None else None
+            if obj is not None and obj.pos_ == "NOUN":
+                return obj
+    first = next((t for t in doc if not t.is_punct), None)
+    if first is None:
+        return None
+    if first.lower_ == "which" and first.dep_ == "det" and first.head.pos_ == "NOUN":
+        return first.head
+    if first.lower_ in ("who", "whom"):
+        verb = first.head
+        if verb.lemma_ == "be":
+            return next((c for c in verb.children if c.dep_ in ("attr", "nsubj") and c.pos_ == "NOUN"), None)
+    return None
+
+
+# How a name says who the one asked about is: "the forwarder, Brink Logistics", "Brink Logistics is
+# the forwarder", "a forwarder called Brink", "the mill in Braga", "the Braga mill" (a name the
+# question already says tells none apart: not "their customer in Hamburg" for "the Hamburg customer").
+_NAMING = frozenset({"appos", "attr", "nsubj", "oprd"})
+
+
+def _speaks_of_unnamed(quote: str, question: str) -> bool:
+    """Whether the quote speaks of the one asked about (`asked_noun`) and names no one as that one:
+    no name in apposition with it, said to be it, said to be called so, or placed by a name the
+    question does not say (said of several of the kind when one is asked about, or the reverse,
+    only the first three name them)."""
+    wanted = _asked_noun(question)
+    if wanted is None or nlp.language_of(quote) == "de":
+        return False
+    noun, plural = wanted.lemma_.lower(), wanted.tag_ == "NNS"
+    asked = {t.norm for t in tokens(question.lower())}
+    doc = nlp.parse(quote)
+    # A mention is a noun phrase that points at one ("the forwarder", "their customer"), not the
+    # word used loosely ("Tool-wise I'm keeping it simple").
+    mentions = [
+        t
+        for t in doc
+        if t.pos_ == "NOUN"
+        and t.lemma_.lower() == noun
+        and any(c.dep_ in ("det", "poss") for c in t.children)
+    ]
+    if not mentions:
+        return False
+    return not any(_named(m, asked, placed=(m.tag_ == "NNS") == plural) for m in mentions)
+
+
+def _named(noun: Token, asked: set[str], *, placed: bool) -> bool:
+    """Whether a name says which one `noun` is; `placed`: a name before it or after a preposition
+    counts too ("the Braga mill", "the mill in Braga"; not for "their EU customers" when one
+    customer is asked about)."""
+
+    def is_name(t: Token) -> bool:
+        return (t.pos_ == "PROPN" or t.ent_type_ in _ANY_NAME) and t.lower_ not in asked
+
+    linked = [c for c in noun.children if c.dep_ in ("appos", "acl")]
+    if placed:
+        linked += [c for c in noun.children if c.dep_ == "compound"]
+        linked += [o for p in noun.children if p.dep_ == "prep" for o in p.children if o.dep_ == "pobj"]
+    if noun.dep_ in ("appos", "compound"):  # "Jonas, the restaurant manager", "site engineer Owain Price"
+        linked.append(noun.head)
+    if noun.dep_ in ("attr", "nsubj") and noun.head.lemma_ == "be":
+        verb = noun.head
+        linked += [c for c in verb.children if c.dep_ in _NAMING and c is not noun]
+        if verb.dep_ == "relcl":  # "Kit Abernathy, who is the new contact"
+            linked.append(verb.head)
+    for t in linked:
+        if is_name(t) or any(is_name(x) for x in t.subtree if x.dep_ in ("oprd", "attr", "dobj", "compound")):
+            return True
+    return False
 
 
 def _names_a_new_one(quotes: Sequence[str], names: Sequence[str], asked: str) -> bool:

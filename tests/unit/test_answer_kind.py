@@ -55,3 +55,38 @@ def test_sentence_features_compare_each_sentence_with_the_best_candidate() -> No
     assert max(r["coverage_gap"] for r in rows) == 0.0
     assert rows[1]["kind_found"] == 1.0 and rows[0]["kind_found"] == 0.0
     assert rows[1]["position"] == 1.0 and rows[0]["first"] == 1.0
+
+
+def test_the_one_a_name_question_asks_about() -> None:
+    from memory.answer.asked_kind import asked_noun
+
+    assert asked_noun("What is the name of the caterer Jana booked?") == "caterer"
+    assert asked_noun("Who is the surveyor on the Leeds job?") == "surveyor"
+    assert asked_noun("Which agency is running the campaign?") == "agency"
+    assert asked_noun("Who is presenting on Friday?") is None  # no one named by a noun
+    assert asked_noun("Wer ist der Gutachter?") is None  # German: no parse here
+
+
+def test_a_quote_that_speaks_of_the_one_asked_about_must_name_them() -> None:
+    from memory.answer.asked_kind import lacks_asked_kind
+
+    question = "Who is the surveyor on the Leeds job?"
+    terms = question_terms(question, document_counts={"surveyor": 1, "leeds": 1, "job": 1}, documents=9)
+
+    def lacks(quote: str) -> bool:
+        return lacks_asked_kind(question, terms, [quote], 1)
+
+    # other names, but the surveyor is not one of them (sentences written for this test)
+    assert lacks("Priya says the surveyor on the Leeds job is booked solid until June")
+    assert lacks("Tom from Hartley wants a surveyor before the Leeds job starts")
+    # named: in apposition, said to be the one, said to be called so, or before the role
+    assert not lacks("The surveyor on the Leeds job, Dana Okafor, starts on Monday")
+    assert not lacks("Dana Okafor is the surveyor on the Leeds job")
+    assert not lacks("For the Leeds job the surveyor is a firm called Brightline")
+    assert not lacks("I met our surveyor Dana Okafor at the Leeds job")
+    # placed by a name the question does not say
+    assert not lacks("The first survey is by the surveyor from Harrogate, next Tuesday")
+    # several of the kind, when one is asked about, are not placed by a name before them
+    assert lacks("Their Yorkshire surveyors on the Leeds job are all booked")
+    # the word used loosely is no mention: the names around it may still answer
+    assert not lacks("Surveyor-wise we are covered, Dana Okafor does the Leeds job")
