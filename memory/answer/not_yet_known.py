@@ -5,9 +5,10 @@ Dictated notes often record what is still open. Such a sentence shares the quest
 often holds a name or a number of the kind asked ("Nia wants a headline act by the 1st of July,
 … she wouldn't tell me who"), so the word checks took it for the answer. It is read from spaCy's
 parse: a verb of knowing, telling or finding out that is negated (or owed: "need to check"), whose
-own phrase holds the asked kind's question word or noun ("who", "which", "how much", "the name",
-"the figure", "the date"). The verbs are a closed class of English; the structure is the
-parser's. German text (no parse here) is never read as saying so.
+own phrase holds the asked kind's question word ("who", "which", "how much"), "the name", or the
+noun the question asks about ("the date" for "What is the date of …?"). The verbs are a closed
+class of English; the structure is the parser's. German text (no parse here) is never read as
+saying so.
 """
 
 from __future__ import annotations
@@ -50,7 +51,9 @@ _NOUN_KINDS: Mapping[str, frozenset[str]] = {
     "time": frozenset({"time", "duration"}),
     **dict.fromkeys(("place", "venue", "address", "location"), frozenset({"place"})),
 }
-_CLIMB = frozenset({"xcomp", "ccomp", "acomp", "conj"})
+# A negation on the verb a knowing verb depends on reaches it ("didn't want to say", "I'm not sure
+# who"); one on a coordinated verb does not ("we don't have it, and she told me who").
+_CLIMB = frozenset({"xcomp", "ccomp", "acomp"})
 _OTHER_CLAUSE = frozenset({"conj", "cc", "punct", "parataxis"})
 _NOUN_ROLES = frozenset({"dobj", "nsubj", "nsubjpass", "pobj", "attr"})
 
