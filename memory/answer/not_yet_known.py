@@ -14,8 +14,12 @@ saying so.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from typing import TYPE_CHECKING
 
 from memory.text import nlp
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
 
 # Verbs whose negation says the speaker lacks the fact: knowing, telling, deciding, finding out.
 _KNOWING = frozenset(
@@ -81,7 +85,7 @@ def not_known_kinds(text: str, asked: Collection[str] = ()) -> set[str]:
     return found
 
 
-def _lacks(token) -> bool:  # type: ignore[no-untyped-def]
+def _lacks(token: Token) -> bool:
     """A verb of knowing that is negated or owed, or "no idea"."""
     if token.lemma_.lower() in ("idea", "clue") and any(c.lower_ == "no" for c in token.children):
         return True
@@ -102,7 +106,7 @@ def _lacks(token) -> bool:  # type: ignore[no-untyped-def]
     return False
 
 
-def _asked_in(token, asked: Collection[str]) -> set[str]:  # type: ignore[no-untyped-def]
+def _asked_in(token: Token, asked: Collection[str]) -> set[str]:
     """The kinds the phrase of a knowing verb asks about: its question words and its object."""
     kinds: set[str] = set()
     doc = token.doc
