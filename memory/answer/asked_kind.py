@@ -247,30 +247,32 @@ def asked_noun(question: str) -> str | None:
     "What is the name of the *forwarder* …?", "Which *printer* is doing the pack?" (spaCy's parse;
     None for "Who is headlining?" and for German questions)."""
     found = _asked_noun(question)
-    return found.lemma_.lower() if found is not None else None
+    return found[0] if found is not None else None
 
 
-@lru_cache(maxsize=256)
-def _asked_noun(question: str) -> Token | None:
+@lru_cache(maxsize=256)  # read for every quote of an answer; kept as words, not the parse
+def _asked_noun(question: str) -> tuple[str, bool] | None:
+    """(lemma, said in the plural) of the one a name question asks about."""
     if nlp.language_of(question) == "de":
         return None
     doc = nlp.parse(question)
+    found: Token | None = None
     for t in doc:
         if t.lower_ == "name" and t.pos_ == "NOUN":
             of = next((c for c in t.children if c.dep_ == "prep" and c.lower_ == "of"), None)
             obj = next((c for c in of.children if c.dep_ == "pobj"), None) if of is not None else None
             if obj is not None and obj.pos_ == "NOUN":
-                return obj
+                found = obj
+                break
     first = next((t for t in doc if not t.is_punct), None)
-    if first is None:
-        return None
-    if first.lower_ == "which" and first.dep_ == "det" and first.head.pos_ == "NOUN":
-        return first.head
-    if first.lower_ in ("who", "whom"):
-        verb = first.head
-        if verb.lemma_ == "be":
-            return next((c for c in verb.children if c.dep_ in ("attr", "nsubj") and c.pos_ == "NOUN"), None)
-    return None
+    if found is None and first is not None:
+        if first.lower_ == "which" and first.dep_ == "det" and first.head.pos_ == "NOUN":
+            found = first.head
+        elif first.lower_ in ("who", "whom") and first.head.lemma_ == "be":
+            found = next(
+                (c for c in first.head.children if c.dep_ in ("attr", "nsubj") and c.pos_ == "NOUN"), None
+            )
+    return (found.lemma_.lower(), found.tag_ == "NNS") if found is not None else None
 
 
 # How a name says who the one asked about is: "the forwarder, Brink Logistics", "Brink Logistics is
@@ -287,7 +289,7 @@ def _speaks_of_unnamed(quote: str, question: str) -> bool:
     wanted = _asked_noun(question)
     if wanted is None or nlp.language_of(quote) == "de":
         return False
-    noun, plural = wanted.lemma_.lower(), wanted.tag_ == "NNS"
+    noun, plural = wanted
     asked = {t.norm for t in tokens(question.lower())}
     doc = nlp.parse(quote)
     # A mention is a noun phrase that points at one ("the forwarder", "their customer"), not the
