@@ -23,6 +23,7 @@ from memory.text.doc import Doc
 from memory.text.fact_parse import (
     ParsedSentence,
     attribute_tokens,
+    chosen_over,
     counted_noun,
     past_event,
     pronoun_subject,
@@ -108,6 +109,8 @@ def attribute_of(
         marks |= {
             REPLACES + stem(word_of(t)) for t in replaced_tokens(path, value_ids) if t.lower_ not in people
         }
+        # the one a choice was preferred to, a person too ("picked Dana over Ruth")
+        marks |= {REPLACES + stem(word_of(t)) for t in chosen_over(path, value_ids)}
         if v.rate:  # "1,150 euros a day" is a day rate
             pairs |= {w: w for w in ["rate", *v.rate.split()[1:]]}
         if pairs:
@@ -176,12 +179,21 @@ def _verb_says_change(ps: ParsedSentence, v: Value) -> bool:
     return bool(CHANGE.search(" ".join(w.text for w in words)))
 
 
+def _chosen_over_another(ps: ParsedSentence, v: Value) -> bool:
+    """A name chosen over another ("the board picked Northlight Contact over Chorus", "they've gone
+    with Ketterley Roast over Brewhold"): a change, which replaces the other (memory/text/fact_parse.py
+    `chosen_over`)."""
+    if v.kind not in ("person", "name") or ps.tokens is None or (anchor := ps.anchor(v.start, v.end)) is None:
+        return False
+    return bool(chosen_over(ps.path(anchor), {t.i for t in ps.tokens_in(v.start, v.end)}))
+
+
 def is_change(ps: ParsedSentence, doc: Doc, v: Value, clauses: list[tuple[int, int]], index: int) -> bool:
     text = doc.text[clauses[max(0, index - 1)][0] : clauses[index][1]]
     if NO_CHANGE.search(doc.text[clauses[index][0] : clauses[index][1]]):
         return False
     if not CHANGE.search(text):
-        return _changed_to(ps, v) or _verb_says_change(ps, v)
+        return _changed_to(ps, v) or _verb_says_change(ps, v) or _chosen_over_another(ps, v)
     if ps.tokens is not None:  # "two new customers": new things, not a changed value
         for t in ps.tokens_in(v.start, v.end):
             if t.head.pos_ == "NOUN" and any(

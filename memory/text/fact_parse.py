@@ -336,6 +336,36 @@ def past_event(path: list[Token]) -> bool:
     return not any(c.dep_ in ("aux", "auxpass") for c in head.children)
 
 
+# Verbs of choosing one thing over another ("the board picked Northlight over Chorus"); "go" only
+# with "with" ("they've gone with Ketterley Roast over Brewhold", not "we went over the budget").
+_CHOOSING = frozenset({"pick", "choose", "select", "prefer", "opt", "favour", "favor", "hire", "appoint"})
+
+
+def chosen_over(path: list[Token], value: set[int]) -> list[Token]:
+    """What a choice says it was preferred to: the words after "over" on a verb of choosing or on
+    the chosen one ("picked Northlight Contact over Chorus": Chorus), never a time ("over the
+    summer")."""
+    verbs = [t for t in path if t.pos_ in _VERBAL]
+    choosing = any(
+        v.lemma_ in _CHOOSING or (v.lemma_ == "go" and any(c.lower_ == "with" for c in v.children))
+        for v in verbs
+    )
+    if not choosing:
+        return []
+    out: list[Token] = []
+    for t in path:
+        for child in t.children:
+            if child.dep_ == "prep" and child.lower_ == "over" and child.i not in value:
+                out += [
+                    x
+                    for x in child.subtree
+                    if x.pos_ in ("NOUN", "PROPN")
+                    and x.i not in value
+                    and x.ent_type_ not in ("DATE", "TIME")
+                ]
+    return out
+
+
 def replaced_tokens(path: list[Token], value: set[int]) -> list[Token]:
     """What a change says it replaces: the words after "from", "off", "instead of", "rather than"
     on the value's clause ("switch me from the day rate to a monthly retainer": day rate)."""

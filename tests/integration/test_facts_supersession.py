@@ -95,6 +95,15 @@ NOTES = [
         "Harbour Dental update.",
         "Tamara wants to move the rota over to Priya Shah from May.",
     ]),
+    ("brook:1", "brook-festival", "Brook kickoff", "2026-02-06T10:00:00", [
+        "Brook Festival kickoff notes.",
+        "The festival chair is going to be Ruth Hale.",
+    ]),
+    ("brook:2", "brook-festival", "Brook update", "2026-03-13T10:00:00", [
+        "Brook Festival update.",
+        "The committee picked Dana Okafor over Ruth for chair, mostly on experience.",
+        "We went over the running order with Ola Berg.",
+    ]),
 ]  # fmt: skip
 
 
@@ -153,6 +162,13 @@ def test_a_date_said_again_beside_the_new_one_as_what_goes_is_superseded(notes: 
 
 def test_a_tool_switched_from_one_to_another(notes: Consolidated) -> None:
     assert notes.one("Quillpoint").superseded_by == notes.one("Notifyly").id
+
+
+def test_a_name_chosen_over_the_earlier_one_supersedes_it(notes: Consolidated) -> None:
+    old, new = notes.one("Ruth Hale"), notes.one("Dana Okafor")
+    assert old.superseded_by == new.id and new.changed
+    # "went over" the running order chooses nothing: no change, nothing replaced
+    assert all(not f.changed for f in notes.all("Ola Berg"))
 
 
 def test_a_change_whose_sentence_says_the_same_as_an_earlier_one_supersedes_it(notes: Consolidated) -> None:
