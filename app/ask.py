@@ -289,7 +289,7 @@ def answer_hits(
     if model is not None and probability is not None:
         found = decide(passages, probability >= model.threshold)
     answer = _consolidated_answer(run, scope.project_ids, across)
-    if found and answer is None and (_lacks_asked_kind(run) or _newest_says_not_known(run)):
+    if found and answer is None and _quotes_do_not_answer(run):
         found = False
     prompt = build_prompt(run) if found and answer is None else None
     run.timings["prompt_ready_ms"] = run.ms()
@@ -347,29 +347,24 @@ def _consolidated_answer(run: _Run, project_ids: Sequence[int] | None, across: b
     return Answer(run.question, True, None, claims, passages, run.timings, mode=mode)
 
 
-def _lacks_asked_kind(run: _Run) -> bool:
+def _quotes_do_not_answer(run: _Run) -> bool:
     """The sentences an answer would quote (the extractive choice, also what the model is checked
-    against) do not say the kind of thing asked for (memory/answer/asked_kind.py)."""
-    voices = max((len(p.speakers) for p in run.passages if p.relevant), default=0)
-    quotes = [c for c in run.extractive() if c.kind == ClaimKind.STATED]
-    projects = sorted({p.project for p in run.passages if p.relevant})
-    cited = [s for c in quotes for cite in c.citations for s in cite.segment_ids]
-    said = names_said_in(run.library.store, cited)
-    stated = [c.text for c in quotes]
-    return lacks_asked_kind(run.question, run.terms, stated, voices, projects, across=run.across, names=said)
-
-
-def _newest_says_not_known(run: _Run) -> bool:
-    """The newest of the sentences an answer would quote says that the thing asked is not known
-    ("she wouldn't tell me who", "I don't know which yet": memory/answer/not_yet_known.py): the
-    notes do not answer yet, whatever names or numbers that sentence holds. An older one is not
-    enough: a later note may have the answer."""
-    kind = question_kind(run.question)
+    against) do not answer: they do not say the kind of thing asked for (memory/answer/asked_kind.py),
+    or the newest of them says it is not known yet ("she wouldn't tell me who":
+    memory/answer/not_yet_known.py; an older one is not enough, a later note may have the answer)."""
     quotes = [c for c in run.extractive() if c.kind == ClaimKind.STATED and c.citations]
-    if kind is None or not quotes:
+    if not quotes:
         return False
+    voices = max((len(p.speakers) for p in run.passages if p.relevant), default=0)
+    projects = sorted({p.project for p in run.passages if p.relevant})
+    said = names_said_in(
+        run.library.store, [s for c in quotes for cite in c.citations for s in cite.segment_ids]
+    )
+    stated = [c.text for c in quotes]
+    if lacks_asked_kind(run.question, run.terms, stated, voices, projects, across=run.across, names=said):
+        return True
     newest = max(quotes, key=lambda c: (c.citations[0].spoken_at, c.citations[0].start))
-    return says_not_known(newest.text, kind, run.question)
+    return says_not_known(newest.text, question_kind(run.question), run.question)
 
 
 def decide(passages: list[ContextPassage], answerable: bool) -> bool:
