@@ -10,8 +10,10 @@ answered from one project only. Here:
   (project, client, customer…) that is quantified beyond the one at hand ("other", "another",
   "more than one", "any of my", "both"), or the speaker's own past experience asked in the perfect
   ("have I … before / ever / elsewhere"), or spanned by a preposition ("across my projects",
-  "between clients"). It looks at roles in the sentence, not at phrasings:
-  tests/unit/test_across.py checks it on phrasings that are in no development set.
+  "between clients"), or the speaker's own calendar clashing (`asks_about_clashes`: "any scheduling
+  conflicts in June?", "have I double-booked myself?": one person's diary holds every project).
+  It looks at roles in the sentence, not at phrasings: tests/unit/test_across.py checks it on
+  phrasings that are in no development set.
 - `passages_across` (after the relevance gate): a question that spans projects names things that
   live in different projects, so a name is looked for in every project the passages come from, not
   only the passage's own; and when the relevant passages all come from one project, the best
@@ -26,6 +28,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from memory.answer.context import ContextPassage
+from memory.search.asked_dates import calendar_mentions
 from memory.search.connected import links_from_recordings
 from memory.store.store import Store
 from memory.text import nlp
@@ -61,6 +64,8 @@ def asks_across_projects(question: str) -> bool:
     text = " ".join(question.split())
     if not text:
         return False
+    if asks_about_clashes(text):
+        return True
     if nlp.language_of(text) == "de":
         return bool(_GERMAN_ACROSS.search(text))
     if ANYWHERE_ELSE.search(text):
@@ -81,6 +86,57 @@ def asks_across_projects(question: str) -> bool:
                 if head is not None and head.lower_ in ("any", "which", "all", "some", "none", "one"):
                     return True
     return _asks_past_work(doc)
+
+
+# Words of things happening at once. A clash of a calendar, not of interests or of people: the
+# question must also speak of time (a day or month, a word of the diary) unless it says "double".
+_CLASH_LEMMAS = frozenset({"conflict", "clash", "overlap", "collide", "collision", "coincide"})
+_CALENDAR_WORDS = frozenset(
+    {
+        "diary", "calendar", "schedule", "scheduling", "booking", "booked", "book", "appointment",
+        "meeting", "day", "date", "week", "month", "time", "slot",
+    }
+)  # fmt: skip
+_GERMAN_CLASH = re.compile(
+    r"\b(?:termin(?:konflikt|überschneidung|kollision)\w*|überschneid\w*|kollidier\w*|doppelt\s+(?:gebucht|belegt|verplant))",
+    re.I,
+)
+
+
+def asks_about_clashes(question: str) -> bool:
+    """Whether the question asks if the speaker's own calendar clashes: "Do I have any scheduling
+    conflicts coming up in June?", "Have I double-booked myself?", "Am I due in two places at
+    once?", "Anything clashing in my diary on the 19th?" (spaCy's lemmas; not "a conflict of
+    interest", not "does Oren clash with Per")."""
+    text = " ".join(question.split())
+    if not text:
+        return False
+    if _GERMAN_CLASH.search(text):  # German words only: read in any question, as short ones may
+        return True  # not be recognised as German
+    if nlp.language_of(text) == "de":
+        return False
+    doc = nlp.parse(text)
+    words = [t.lower_ for t in doc]
+    for t in doc:
+        if t.lower_ == "double" and any(
+            x.lower_.startswith("book") and x.dep_ != "compound" for x in doc[t.i + 1 : t.i + 3]
+        ):
+            return True  # "double-booked", "double booking" (not "the double booking bug")
+        if t.lemma_.lower() == "place" and t.tag_ == "NNS" and any(c.lower_ == "two" for c in t.children):
+            return True  # "in two places at once"
+    calendar = bool(calendar_mentions(text)) or any(e.label_ in ("DATE", "TIME") for e in doc.ents)
+    calendar = calendar or bool(_CALENDAR_WORDS & set(words))
+    for t in doc:
+        if t.lemma_.lower() not in _CLASH_LEMMAS:
+            continue
+        of = [c for c in t.children if c.dep_ == "prep" and c.lower_ == "of"]
+        if any(o.lower_ == "interest" for p in of for o in p.children):
+            continue  # a conflict of interest
+        if any(c.dep_ == "prep" and c.lower_ == "with" for c in t.children) and not calendar:
+            continue  # one person clashing with another
+        if calendar:
+            return True
+    return False
 
 
 def _asks_past_work(doc: Doc) -> bool:

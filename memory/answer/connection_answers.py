@@ -13,6 +13,10 @@ A connection answers a question asked across projects (memory/answer/across.py d
 - or one side's own words speak to the question as a relevant passage must (the gate's share of the
   question's words, `Gate.min_support`, and every name the question says, around that side);
 - or it is a calendar clash on a day or month the question names.
+A question about the speaker's own calendar clashing ("any scheduling conflicts in June?", "have I
+double-booked myself?": memory/answer/across.py `asks_about_clashes`) is answered by calendar
+clashes only: on the days or months it names, else still to come when it looks ahead ("coming
+up"), else any.
 Dismissed connections never answer; both sides must have been said by the time asked, in projects
 asked about. Each side is quoted (stated, cited to its own segments), the reason the two meet is
 the connection's own reading (inferred, cited to both).
@@ -22,9 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from memory.answer.across import asks_about_clashes
 from memory.answer.answers import Citation, Claim
 from memory.consolidate.connection_store import Connection, Side, list_connections
-from memory.search.asked_dates import calendar_mentions, same_days
+from memory.search.asked_dates import CalendarMention, calendar_mentions, looks_ahead, same_days
 from memory.store.store import Store
 from memory.text.quotes import ClaimKind
 from memory.text.relevance import QuestionTerms, coverage, said_stems, stems
@@ -47,12 +52,17 @@ def matching_connections(
 ) -> list[Connection]:
     """The connections that answer the question (see the module's docstring), strongest first."""
     asked_days = calendar_mentions(terms.raw)
+    clashes = asks_about_clashes(terms.raw)
     found = []
     for c in list_connections(store):
         sides = (c.a, c.b)
         if project_ids is not None and any(s.project_id not in project_ids for s in sides):
             continue
         if until is not None and any(s.spoken_at > until for s in sides):
+            continue
+        if clashes:
+            if c.kind == "calendar_clash" and _on_asked_days(c, asked_days, terms.raw, until):
+                found.append(c)
             continue
         names = set(terms.names) & stems(c.shared)
         day = c.kind == "calendar_clash" and any(
@@ -61,6 +71,17 @@ def matching_connections(
         if names or day or any(_speaks_to(terms, s, min_support) for s in sides):
             found.append(c)
     return found[:MAX_CONNECTIONS]
+
+
+def _on_asked_days(c: Connection, asked: Sequence[CalendarMention], question: str, until: str | None) -> bool:
+    """Whether a clash falls on a day or month the question names (by month and day, and year
+    where said), or, naming none, is still to come when the question looks ahead."""
+    days = [(d.year, d.month, d.day) for d in c.days] or calendar_mentions(c.shared)
+    if asked:
+        return any(same_days(a, (y, m, d)) for a in asked for y, m, d in days)
+    if looks_ahead(question) and until is not None and c.days:
+        return max(c.days).isoformat() >= until[:10]
+    return True
 
 
 def connection_claims(connections: Sequence[Connection]) -> list[Claim]:

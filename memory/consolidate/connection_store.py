@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from memory.consolidate.connections import (
@@ -78,6 +79,7 @@ class Connection:
     rationale_source: str
     verdict: str | None
     created_at: str
+    days: tuple[date, ...] = ()  # the days both sides name (a calendar clash's day), as resolved
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -118,7 +120,21 @@ def _connection(row: dict[str, Any]) -> Connection:
     return Connection(
         row["id"], a, b, row["kind"], row["shared"], row["score"], json.loads(row["features"]),
         row["rationale"], row["rationale_source"], row["verdict"], row["created_at"],
+        _days(str(row["dedupe_key"])),
     )  # fmt: skip
+
+
+def _days(key: str) -> tuple[date, ...]:
+    """The days a connection shares, from its key ("2-3|date:2027-03-23")."""
+    days = []
+    for thing in key.split("|")[1:]:
+        kind, _, value = thing.partition(":")
+        if kind == "date":
+            try:
+                days.append(date.fromisoformat(value))
+            except ValueError:
+                continue  # not a single day
+    return tuple(days)
 
 
 def list_connections(

@@ -61,7 +61,7 @@ def named_days(question: str, as_of: datetime | None) -> list[tuple[tuple[int, i
     """Each day or month the question names: where it is said (character offsets) and the span of
     days on which notes telling of it were likely spoken."""
     today = (as_of or datetime.now()).date()
-    ahead = bool(_AHEAD.search(question)) and not _PAST_PLAN.search(question)
+    ahead = looks_ahead(question)
     found: list[tuple[tuple[int, int], tuple[date, date]]] = []
     for pattern in _PATTERNS:
         for m in pattern.finditer(question):
@@ -72,6 +72,11 @@ def named_days(question: str, as_of: datetime | None) -> list[tuple[tuple[int, i
             if days is not None and days[0] <= today:
                 found.append(((m.start(), m.end()), (days[0], min(days[1] + TOLD_WITHIN, today))))
     return found
+
+
+def looks_ahead(question: str) -> bool:
+    """Whether the question asks about what is still to come ("coming up", "next", "will")."""
+    return bool(_AHEAD.search(question)) and not _PAST_PLAN.search(question)
 
 
 def _days(groups: dict[str, str | None], today: date, ahead: bool) -> tuple[date, date] | None:

@@ -133,6 +133,22 @@ def test_connections_one_per_shared_thing_with_both_quotes(notes: Library) -> No
     assert len([c for c in found if "tomasz wilk" in c.shared.lower()]) == 1  # not once per mention
 
 
+def test_a_question_about_clashes_in_the_diary_is_answered_by_the_clash(notes: Library) -> None:
+    # No project named, no "other client": the speaker's own diary spans every project.
+    answer = ask(
+        notes, AskRequest("Have I double-booked myself in March?", as_of="2026-03-10T09:00:00", no_llm=True)
+    )
+    assert answer.mode == "connections" and quote_violations(notes.store, answer) == 0
+    stated = [c for c in answer.claims if c.kind == "stated"]
+    assert {c.citations[0].project for c in stated} == {"Harbour App", "Linden Bakery"}
+    assert all("27th" in c.text for c in stated)
+    # A month with no clash in it is not answered by the March one.
+    other = ask(
+        notes, AskRequest("Any scheduling conflicts in May?", as_of="2026-03-10T09:00:00", no_llm=True)
+    )
+    assert other.mode != "connections"
+
+
 def test_search_follows_a_connection_to_the_other_project(notes: Library) -> None:
     question = "Who will quote for the ferry kiosks?"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.answer.across import asks_across_projects, one_per_project
+from memory.answer.across import asks_about_clashes, asks_across_projects, one_per_project
 from memory.answer.context import ContextPassage
 from memory.search.hits import Hit
 from memory.search.ranking import merge_per_project
@@ -49,6 +49,37 @@ def test_a_question_that_reaches_beyond_one_project_is_read_as_such(question: st
 @pytest.mark.parametrize("question", ONE_PROJECT)
 def test_a_question_about_one_project_is_not(question: str) -> None:
     assert not asks_across_projects(question)
+
+
+# The speaker's own calendar: one diary holds every project, so these reach across projects.
+CLASHES = [
+    "Am I supposed to be in two places at once next Tuesday?",
+    "Do any of my meetings overlap on the 4th of March?",
+    "Is anything colliding in my calendar next month?",
+    "Have I double booked anything for the week of the workshop?",
+    "Any diary clashes I should know about?",
+    "Are there conflicts in my schedule around the board meeting?",
+    "Habe ich im Oktober Terminüberschneidungen?",
+    "Bin ich am Freitag irgendwo doppelt gebucht?",
+]
+NOT_CLASHES = [
+    "Is there a conflict of interest with the new reseller?",
+    "Does Marta clash with the finance director?",
+    "Who reported the double booking bug in the portal?",
+    "Did I book a double room for the offsite?",
+    "What did the audit say about conflicting data?",
+]
+
+
+@pytest.mark.parametrize("question", CLASHES)
+def test_a_question_about_the_speakers_calendar_clashing_reaches_across_projects(question: str) -> None:
+    assert asks_about_clashes(question)
+    assert asks_across_projects(question)
+
+
+@pytest.mark.parametrize("question", NOT_CLASHES)
+def test_a_conflict_that_is_not_of_the_calendar_is_no_clash_question(question: str) -> None:
+    assert not asks_about_clashes(question)
 
 
 def _hit(
