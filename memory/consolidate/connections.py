@@ -70,6 +70,12 @@ KIND_OF_LABEL = {
 LEARNING_RATE = 0.5
 PULL_TO_PRIOR = 0.02  # L2 towards the prior: one verdict nudges, many verdicts teach
 MEANING_FLOOR = 0.35  # cosine below which meaning counts for nothing
+# Taken up for the whole day ("on site all day", "the whole day, from the set-up right through"):
+# being somewhere, and at every hour of it, so whatever else is on that day is at the same time.
+ALL_DAY = re.compile(
+    r"\b(?:all[\s-]day|(?:the|a)\s+(?:whole|full|entire)\s+day|full[\s-]day|ganztägig\w*|den\s+ganzen\s+tag)\b",
+    re.I,
+)
 PRESENCE = re.compile(
     r"\b(?:on\s+site|in\s+person|i['’]ll\s+be|i\s+will\s+be|be\s+there|attend\w*|travel\w*|visit\w*|"
     r"promised|demo|present\w*|trip|vor\s+ort|persönlich|reise\w*)\b",
@@ -426,8 +432,10 @@ def describe(
             f[kind] = float(min(2, len(c.shared.get(kind, ()))))
         f["date"] = float(min(1, len(c.shared.get("date", ()))))
         if f["date"]:
-            f["clash"] = 0.5 * (bool(PRESENCE.search(c.a.text)) + bool(PRESENCE.search(c.b.text)))
-            f["time"] = float(bool(_times(c.a) & _times(c.b)))
+            whole = [bool(ALL_DAY.search(s.text)) for s in (c.a, c.b)]
+            present = [bool(PRESENCE.search(s.text)) or w for s, w in zip((c.a, c.b), whole, strict=True)]
+            f["clash"] = 0.5 * sum(present)
+            f["time"] = float(bool(_times(c.a) & _times(c.b)) or any(whole))
             c.explicit = sum(
                 (s.segment_id, d) in dates_explicit for s in (c.a, c.b) for d in c.shared["date"]
             )

@@ -137,6 +137,27 @@ NOTES = [
             "Gareth rang about the label printer this morning.",
         ],
     ),
+    (
+        "sorrel:1",
+        "Sorrel Hotel",
+        "Sorrel stock audit",
+        "2026-03-06T09:00:00",
+        [
+            "Sorrel Hotel notes, the kitchen review.",
+            "I'm running the stock audit at the hotel on Friday the 5th of June, the whole day, from the"
+            " morning delivery to the last service.",
+        ],
+    ),
+    (
+        "tansy:1",
+        "Tansy Cafe",
+        "Tansy refit",
+        "2026-03-09T09:00:00",
+        [
+            "Tansy Cafe notes, the refit is nearly done.",
+            "The reopening is now Friday the 5th of June.",
+        ],
+    ),
 ]
 
 
@@ -234,6 +255,15 @@ def test_the_same_day_and_hour_in_two_projects_is_a_calendar_clash(library: Libr
     assert len(clashes) == 1 and clashes[0].kind == "calendar_clash"
     assert {clashes[0].a.project, clashes[0].b.project} == {"Kestrel Dental", "Rowan Library"}
     assert "same hour" in clashes[0].rationale and "14:00" in clashes[0].rationale  # says which hour
+
+
+def test_a_day_taken_up_whole_in_one_project_clashes_with_anything_that_day_in_another(
+    library: Library,
+) -> None:
+    # only one side says being there, and no hour: "the whole day" is every hour of it
+    clashes = [c for c in list_connections(library) if "5th of June" in c.a.quote + c.b.quote]
+    assert len(clashes) == 1 and clashes[0].kind == "calendar_clash"
+    assert {clashes[0].a.project, clashes[0].b.project} == {"Sorrel Hotel", "Tansy Cafe"}
 
 
 def test_a_given_name_is_resolved_within_a_german_note(library: Library) -> None:
