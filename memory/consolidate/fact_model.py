@@ -21,7 +21,7 @@ from memory.consolidate.facts import FAMILY, FactIn, context_stems, hedged_range
 from memory.text.doc import Doc, Sentence
 from memory.text.entities import sentence_entities
 from memory.text.fact_parse import parsed
-from memory.text.hedges import Assertion, read_value
+from memory.text.hedges import Assertion, of_a_past_year, read_value
 from memory.text.quotes import normalise, tokens
 from models.chat import grammar_safe
 
@@ -88,6 +88,8 @@ def checked_facts(
         sentence = by_quote.get(normalise(p["quote"]))
         if sentence is None or not p["value"] or hedged_ranges(sentence):
             continue
+        if of_a_past_year(sentence.text, doc.spoken_at.year):
+            continue  # history, as the rules read it
         span = _value_span(doc, sentence, p["value"])
         if span is None or len(p["value"].split()) > MAX_VALUE_WORDS:
             continue  # not said in those words: an inference, and facts are only what was said

@@ -17,7 +17,8 @@ rules):
   stretch's) unless the sentence names another project ("Oh, Kranich, the board approved ...");
 - how it is asserted (memory/text/hedges.py): a tentative value (condition, modal, hedge,
   negation, question, second-hand, an idea, a number qualified as being for something else) is no
-  fact; a wished one ("Per wants to move go-live to ...") is kept as inferred, never stated.
+  fact, nor is a value in a sentence tied to a year gone by ("back in 2014"); a wished one ("Per
+  wants to move go-live to ...") is kept as inferred, never stated.
 A value inside a self-correction's taken-back words is never a fact; the correcting words are.
 Whether it is said as a change ("now", "moved to", "cut ... to", "approved", "jetzt") or as no
 change ("stays", "still", "bleibt") is kept for validity (memory/consolidate/fact_validity.py).
@@ -50,7 +51,7 @@ from memory.consolidate.fact_values import (
 from memory.text.dates import DateResolver, Entity
 from memory.text.doc import Doc, Sentence, Span
 from memory.text.fact_parse import parsed
-from memory.text.hedges import Assertion, read_value, sentence_hedges
+from memory.text.hedges import Assertion, of_a_past_year, read_value, sentence_hedges
 from memory.text.quotes import ClaimKind, QuoteSource, SourceSegment, tokens
 from memory.text.relevance import STOPWORDS
 from memory.text.stems import stem
@@ -188,8 +189,8 @@ def rule_facts(
         values += [
             v for v in status_values(ps) if not overlaps([(w.start, w.end) for w in values], v.start, v.end)
         ]
-        if not values:
-            continue
+        if not values or of_a_past_year(sentence.text, doc.spoken_at.year):
+            continue  # history ("their last appeal, back in 2014, raised 640k"): not how things stand
         named = project_mentions(sentence.text, project_names)
         people = {
             w.lower()

@@ -14,6 +14,8 @@ after the value: "465 guests, not the number from the kickoff"). It is a **wish*
 clause is someone's wanting ("Per wants to move go-live to ...", "Ilse will bis Ende September
 ..."; "they'd like" is tentative already): kept, but not as stated. German sentences have no
 parse: the same cues are read by rules (for the whole sentence; a negation in the value's clause).
+A sentence tied to a year before the note's ("back in 2014", "that was 2019": `of_a_past_year`)
+tells history, not how things stand: its values are no facts either.
 """
 
 from __future__ import annotations
@@ -130,6 +132,30 @@ def sentence_hedges(text: str) -> list[tuple[int, int, str]]:
     if m := EXAMPLE.search(text):
         out.append((0, len(text), m.group(0)))
     return out
+
+
+# A year gone by, said as when something happened ("back in 2014", "that was 2019", "im Jahr 2019"):
+# what the sentence says with it is history, not how things stand. Not a year as a boundary ("the
+# records from before 2020 stay"), and not when the sentence also says how things stand now.
+PAST_YEAR = re.compile(
+    r"\b(?:back\s+in|in|during|that\s+was|(?:it|this)\s+was\s+in|im\s+jahr|damals,?\s+(?:im\s+jahr\s+)?)\s+"
+    r"(?P<year>(?:19|20)\d\d)\b",
+    re.I,
+)
+NOW = re.compile(
+    r"\b(?:now|currently|this\s+year|today|at\s+the\s+moment|jetzt|aktuell|dieses\s+jahr)\b", re.I
+)
+
+
+def of_a_past_year(text: str, year: int) -> str:
+    """The words that tie the sentence to a year before `year` (the note's), when they do ("back in
+    2014"); "" otherwise."""
+    if NOW.search(text):
+        return ""
+    for m in PAST_YEAR.finditer(text):
+        if int(m.group("year")) < year:
+            return m.group(0)
+    return ""
 
 
 def _clause_of(text: str, at: int) -> tuple[int, int]:

@@ -47,6 +47,10 @@ def facts_of(*texts: str, spoken_at: str = "2026-02-10T09:30:00") -> list[FactIn
         "The tentative go-live is the 3rd of June.",
         "The hospice up the road paid 140,000 pounds for something similar.",
         "It seems the go-live moves to the 3rd of June.",
+        # history: a year gone by says when, so it is not how things stand (spoken in 2026)
+        "Their first capital campaign, back in 2011, brought in 380,000 pounds.",
+        "The warehouse shipped 9,000 pallets a month, that was 2022, before the fire.",
+        "Im Jahr 2020 hatte die Schule noch 450 Schüler.",
     ],
 )
 def test_what_is_not_asserted_is_never_a_stated_fact(text: str) -> None:
@@ -71,6 +75,12 @@ def test_what_is_not_asserted_is_never_a_stated_fact(text: str) -> None:
         ("The campaign is now going for three point four million.", "three point four million"),
         ("Tamara Lindqvist is the site manager.", "Tamara Lindqvist"),  # the one a role names
         ("Osman Reyes has agreed to run the pilot.", "Osman Reyes"),
+        # a year as a boundary, or with how things stand now, is no history
+        (
+            "The records from before 2019 stay in the old archive, which costs 3,000 pounds a year.",
+            "3,000 pounds a year",
+        ),
+        ("The fund was 2.1 million in 2024 and it is 2.6 million now.", "2.6 million"),
     ],
 )
 def test_plain_statements_are_stated(text: str, value: str) -> None:
