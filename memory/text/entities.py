@@ -65,6 +65,7 @@ def doc_entities(doc: Doc, book: NameBook | None = None) -> list[Entity]:
     named: list[tuple[int, FoundName]] = []
     lower = lower_stems(s.text for s in doc.sentences)
     read: list[tuple[int, str, Taken]] = []
+    subjects: set[int] = set()  # doc offsets of proper nouns that are the subject of a verb
     for sentence in doc.sentences:
         taken = Taken()
         here = find_dates(sentence.text, resolver, taken) + find_times(sentence.text, taken)
@@ -75,8 +76,14 @@ def doc_entities(doc: Doc, book: NameBook | None = None) -> list[Entity]:
         here_names = sentence_names(sentence.text, tokens, book, taken, offset, lower)
         named += [(sentence.start, f) for f in here_names]
         read.append((sentence.start, sentence.text, taken))
-    named += partial_names(read, named, book)
-    found += [with_text(e, doc.text) for e in DocNames(named, lower, book).entities()]
+        if tokens is not None:
+            subjects |= {
+                sentence.start + t.idx - offset
+                for t in tokens
+                if t.pos_ == "PROPN" and t.dep_ in ("nsubj", "nsubjpass")
+            }
+    named += partial_names(read, named, book, frozenset(subjects))
+    found += [with_text(e, doc.text) for e in DocNames(named, lower, book, frozenset(subjects)).entities()]
     return sorted(found, key=lambda e: e.start)
 
 

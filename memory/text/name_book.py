@@ -1,7 +1,10 @@
 """The names the library already knows, from its other recordings (`NameBook`, read from the
 stored entities by `library_names`): a name the model found in another note is a name in a new
 note too, with the label it was given there and the projects whose notes say it, and a partial
-name ("Priya") is the full one said in another note of the same project ("Priya Raman").
+name ("Priya") is the full one said in another note of the same project ("Priya Raman"). The first
+word of an organisation's or a product's longer name ("Coldline" of "Coldline Catering Equipment")
+is that name in a note of any project: a supplier is called by its short name wherever it turns up,
+while a given name alone may be anyone outside its own project.
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ class NameBook:
     homes: dict[str, set[int]] = field(default_factory=dict)  # value → projects whose notes say it
     # project → first word → the names of two words or more that start with it, with their labels
     people: dict[int, dict[str, dict[str, str]]] = field(default_factory=dict)
+    # first word → the names of two words or more that start with it and name no person (nor an
+    # unknown kind of thing), in any project's notes
+    firms: dict[str, dict[str, str]] = field(default_factory=dict)
     _index: dict[tuple[str, ...], str] | None = None
 
     def add(self, text: str, value: str, label: str, project: int, count: int = 1) -> None:
@@ -37,6 +43,8 @@ class NameBook:
             known = self.people.setdefault(project, {}).setdefault(words[0], {})
             if known.get(value) in (None, "name"):
                 known[value] = label
+            if label not in ("person", "name"):
+                self.firms.setdefault(words[0], {})[value] = label
         self._index = None
 
     def find(self, text: str) -> list[tuple[int, int, str]]:
@@ -70,6 +78,17 @@ class NameBook:
     def full_names(self, first: str) -> dict[str, str]:
         """The longer names of the recording's project that start with this word, with their labels."""
         return dict(self.people.get(self.project_id, {}).get(first, {})) if self.project_id else {}
+
+    def firm_names(self, first: str) -> dict[str, str]:
+        """The longer names of organisations and products, in any project, that start with this word
+        (when it is no person's given name), with their labels."""
+        return dict(self.firms.get(first, {})) if first in self.firm_words() else {}
+
+    def firm_words(self) -> set[str]:
+        """First words an organisation or a product is called by alone, in any project: not the
+        given name of a person the library knows ("Ruben" of "Ruben Stalpers", even where the model
+        once took him for a firm)."""
+        return set(self.firms) - self.given_names()
 
     def given_names(self) -> set[str]:
         """Given names of any full name of a person the library knows ("priya" of "priya raman")."""

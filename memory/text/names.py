@@ -259,6 +259,10 @@ class DocNames:
     found: list[tuple[int, FoundName]]  # (offset of its sentence, name)
     lower: frozenset[str]  # stems of the words the text says in lower case
     book: NameBook | None
+    # Offsets of the words the parse makes a proper noun doing something (the subject of a verb):
+    # only there is a word alone the short name of another project's organisation ("Coldline say
+    # their factory is backed up"), not "Ruben's export" nor "on the Quayside".
+    subjects: frozenset[int] = frozenset()
 
     def entities(self) -> list[NamedEntity]:
         full_first: dict[str, dict[str, str]] = {}
@@ -282,6 +286,8 @@ class DocNames:
                     fulls |= full_last.get(word, {})
                 if not fulls and self.book is not None:
                     fulls = self.book.full_names(word)
+                    if not fulls and offset + f.start in self.subjects:
+                        fulls = self.book.firm_names(word)
                 # "Priya" is "Priya Raman", "Catalyst" is not "Catalyst Regions Fund" (a word of its own)
                 plain = word not in stop_words() and word not in english_words()
                 fulls = {v: x for v, x in fulls.items() if x == "person" or plain}
@@ -328,13 +334,21 @@ def with_text(e: NamedEntity, text: str) -> NamedEntity:
 
 
 def partial_names(
-    read: Sequence[tuple[int, str, Taken]], named: Sequence[tuple[int, FoundName]], book: NameBook | None
+    read: Sequence[tuple[int, str, Taken]],
+    named: Sequence[tuple[int, FoundName]],
+    book: NameBook | None,
+    subjects: frozenset[int] = frozenset(),
 ) -> list[tuple[int, FoundName]]:
     """The first word of a longer name said alone ("Rosalind" after "Rosalind Achebe", in this text
-    or in another note of its project): a name wherever the model missed it."""
+    or in another note of its project), or of another project's organisation or product said as the
+    subject of a verb (`subjects`: doc offsets; "Coldline say ..." after "Coldline Catering
+    Equipment" elsewhere, by a word that is no English word): a name wherever the model missed it."""
     firsts = {f.words[0] for _, f in named if len(f.words) >= 2 and name_word(f.words[0])}
+    firms: set[str] = set()
     if book is not None:
         firsts |= {w[:1].upper() + w[1:] for w in book.people.get(book.project_id or -1, {})}
+        firms = {w[:1].upper() + w[1:] for w in book.firm_words() if w not in english_words()} - firsts
+    firsts |= firms
     firsts -= {w for w in firsts if w.lower() in stop_words() or w.lower().strip(".") in TITLES}
     if not firsts:
         return []
@@ -343,6 +357,8 @@ def partial_names(
     for start, text, taken in read:
         here = [f for at, f in named if at == start]
         for m in pattern.finditer(text):
+            if m.group(0) in firms and start + m.start() not in subjects:
+                continue
             if taken.free(m.start(), m.end()) and not any(
                 f.start < m.end() and m.start() < f.end for f in here
             ):

@@ -138,12 +138,26 @@ NOTES = [
         ],
     ),
     (
+        "kestrel:2",
+        "Kestrel Dental",
+        "Kestrel scanner",
+        "2026-03-10T09:00:00",
+        [
+            "Kestrel Dental update, the imaging suite again.",
+            "Oh, before I forget, Rowan Library, the shelving delivery is late again, anyway, back to"
+            " Kestrel.",
+            "The new scanner arrives on Monday.",
+            "The nurses want training first.",
+        ],
+    ),
+    (
         "sorrel:1",
         "Sorrel Hotel",
         "Sorrel stock audit",
         "2026-03-06T09:00:00",
         [
             "Sorrel Hotel notes, the kitchen review.",
+            "The cold-side kit comes from Brindlecote Catering Equipment, the chef knows their rep.",
             "I'm running the stock audit at the hotel on Friday the 5th of June, the whole day, from the"
             " morning delivery to the last service.",
         ],
@@ -155,6 +169,7 @@ NOTES = [
         "2026-03-09T09:00:00",
         [
             "Tansy Cafe notes, the refit is nearly done.",
+            "The walk-in fridge is late, Brindlecote say their factory is backed up.",
             "The reopening is now Friday the 5th of June.",
         ],
     ),
@@ -199,6 +214,11 @@ def test_an_aside_about_a_project_with_no_notes_yet_is_found_by_its_name(library
 def test_an_english_note_has_asides_about_a_german_project_announced_by_its_name(library: Library) -> None:
     # no cue word: the project named first, its person known from its (German) note, "he" going on
     assert _asides(library, "alder:3") == [(2, 3, "Brandt Spedition")]
+
+
+def test_an_aside_that_comes_back_at_the_end_of_its_own_sentence_is_that_sentence(library: Library) -> None:
+    # "…, anyway, back to Kestrel": the own project named after the return is not the aside's
+    assert _asides(library, "kestrel:2") == [(1, 1, "Rowan Library")]
 
 
 def test_words_typical_of_another_project_are_no_aside(library: Library) -> None:
@@ -264,6 +284,16 @@ def test_a_day_taken_up_whole_in_one_project_clashes_with_anything_that_day_in_a
     clashes = [c for c in list_connections(library) if "5th of June" in c.a.quote + c.b.quote]
     assert len(clashes) == 1 and clashes[0].kind == "calendar_clash"
     assert {clashes[0].a.project, clashes[0].b.project} == {"Sorrel Hotel", "Tansy Cafe"}
+
+
+def test_an_organisation_called_by_its_first_word_in_another_project_is_the_same_one(
+    library: Library,
+) -> None:
+    # the model reads no name in "Brindlecote say ...": the library knows the firm from Sorrel's note
+    found = [c for c in list_connections(library) if "brindlecote" in c.shared.lower()]
+    assert len(found) == 1 and found[0].kind == "organisation"
+    assert {found[0].a.project, found[0].b.project} == {"Sorrel Hotel", "Tansy Cafe"}
+    assert "Brindlecote say" in found[0].b.quote
 
 
 def test_a_given_name_is_resolved_within_a_german_note(library: Library) -> None:
