@@ -45,6 +45,11 @@ _START = re.compile(
 _RETURN = re.compile(
     r"^\W*(?:\w+\W+){0,2}?(?:back\s+to|anyway|zurück\s+zu[rm]?|wieder\s+zu[rm]?|jedenfalls)(?!\w)", re.I
 )
+# ... or coming back at the end of the aside's own sentence ("Van Aalst, the ledger export still
+# hasn't turned up, anyway, back to Brackenridge"): the words after it are not the aside's.
+_RETURN_LATER = re.compile(
+    r"[,;:–—]\s*(?:\w+\W+){0,2}?(?:back\s+to|zurück\s+zu[rm]?|wieder\s+zu[rm]?)(?!\w)", re.I
+)
 _WORD = re.compile(r"\w[\w'’-]*")
 
 
@@ -84,6 +89,7 @@ class _Sentence:
     named: set[int]  # projects named by their name, capitalised, at the start of the sentence
     starts: bool  # the speaker announces a change of topic
     returns: bool  # ... or comes back
+    closes: bool = False  # ... or comes back at its end (what it says is read up to there)
 
 
 class _Reader:
@@ -102,6 +108,11 @@ class _Reader:
         self.here: dict[str, set[int]] = {}  # names said in this note → the projects of the parts
 
     def sentence(self, text: str, start: int, end: int, names: Sequence[Entity]) -> _Sentence:
+        returns = bool(_RETURN.search(text))
+        later = None if returns else _RETURN_LATER.search(text)
+        if later is not None:
+            text = text[: later.start()]
+            names = [e for e in names if e.start < start + later.start()]
         evidence: defaultdict[int, float] = defaultdict(float)
         named: set[int] = set()
         said = [(n, w, w.lower()) for n, w in enumerate(_WORD.findall(text))]
@@ -122,7 +133,7 @@ class _Reader:
             homes |= self.here.get(e.value, set())
             for h in homes:
                 evidence[h] += 1.0 / len(homes)
-        return _Sentence(start, end, evidence, named, bool(_START.search(text)), bool(_RETURN.search(text)))
+        return _Sentence(start, end, evidence, named, bool(_START.search(text)), returns, later is not None)
 
     def learn(self, names: Sequence[Entity], project: int) -> None:
         """These names were said in a part of this note about `project`."""
@@ -166,8 +177,8 @@ def find_stretches(
             continue
         reader.learn(here, project)
         score, last, j, quiet = float(s.evidence[project]), i, i + 1, 0
-        came_back = False
-        while j < len(sentences):
+        came_back = s.closes
+        while j < len(sentences) and not came_back:
             there = [e for e in named if sentences[j].start <= e.start < sentences[j].end]
             t = reader.sentence(sentences[j].text, sentences[j].start, sentences[j].end, there)
             if t.returns or t.evidence[project_id] > 0 or _opens(t, project_id) not in (None, project):
@@ -177,6 +188,10 @@ def find_stretches(
                 reader.learn(there, project)
                 score += t.evidence[project]
                 last, quiet = j, 0
+                came_back = t.closes
+            elif t.closes:  # "right, that's that, back to Brackenridge": the aside ended before it
+                came_back = True
+                break
             else:
                 quiet += 1
                 if quiet > MAX_QUIET:
