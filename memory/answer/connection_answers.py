@@ -13,6 +13,11 @@ A connection answers a question asked across projects (memory/answer/across.py d
 - or one side's own words speak to the question as a relevant passage must (the gate's share of the
   question's words, `Gate.min_support`, and every name the question says, around that side);
 - or it is a calendar clash on a day or month the question names.
+A question across projects that names no shared thing but the kind of thing shared ("Is anybody
+working with more than one of my clients?", "a supplier problem at one client that could hit
+another?", "competing for the same money?", "do the rules I ran into elsewhere apply?") is
+answered, when nothing else answers it, by the connections of that kind: a person, an organisation
+or product, a fund or grant, a regulation (spaCy's lemmas of the question; `asked_kinds`).
 A question about the speaker's own calendar clashing ("any scheduling conflicts in June?", "have I
 double-booked myself?": memory/answer/across.py `asks_about_clashes`) is answered by calendar
 clashes only: on the days or months it names, else still to come when it looks ahead ("coming
@@ -31,6 +36,7 @@ from memory.answer.answers import Citation, Claim
 from memory.consolidate.connection_store import Connection, Side, list_connections
 from memory.search.asked_dates import CalendarMention, calendar_mentions, looks_ahead, same_days
 from memory.store.store import Store
+from memory.text import nlp
 from memory.text.quotes import ClaimKind
 from memory.text.relevance import QuestionTerms, coverage, said_stems, stems
 
@@ -53,7 +59,8 @@ def matching_connections(
     """The connections that answer the question (see the module's docstring), strongest first."""
     asked_days = calendar_mentions(terms.raw)
     clashes = asks_about_clashes(terms.raw)
-    found = []
+    kinds = asked_kinds(terms.raw)
+    found, by_kind = [], []
     for c in list_connections(store):
         sides = (c.a, c.b)
         if project_ids is not None and any(s.project_id not in project_ids for s in sides):
@@ -70,7 +77,57 @@ def matching_connections(
         )
         if names or day or any(_speaks_to(terms, s, min_support) for s in sides):
             found.append(c)
-    return found[:MAX_CONNECTIONS]
+        elif kinds and _is_of(c, kinds):
+            by_kind.append(c)
+    return (found or by_kind)[:MAX_CONNECTIONS]
+
+
+# The words a question says the kind of shared thing with (lemmas), and what each kind takes.
+_ASKED_KIND_WORDS = {
+    "person": frozenset({"anybody", "anyone", "somebody", "someone", "person", "people", "who"}),
+    "organisation": frozenset({"supplier", "vendor", "contractor", "provider", "firm", "company", "supply"}),
+    "fund": frozenset({"grant", "fund", "funder", "funding", "money", "programme", "program", "foundation"}),
+    "regulation": frozenset({"rule", "regulation", "law", "directive", "requirement", "compliance"}),
+}
+_MEETING = frozenset({"know", "meet"})
+_KINDS_OF = {
+    "person": frozenset({"person"}),
+    "organisation": frozenset({"organisation", "same_product", "same_work", "name"}),
+    "fund": frozenset({"organisation", "name", "same_work"}),
+    "regulation": frozenset({"same_regulation", "name"}),
+}
+_FUND_STEMS = frozenset(stems("fund funds grant grants foundation programme trust"))
+_RULE_STEMS = frozenset(stems("regulation directive act law rule code"))
+
+
+def asked_kinds(question: str) -> set[str]:
+    """The kinds of shared thing a question across projects asks about by kind, not by name."""
+    if nlp.language_of(question) == "de":
+        return set()
+    doc = nlp.parse(question)
+    lemmas = {t.lemma_.lower() for t in doc} | {t.lower_ for t in doc}
+    kinds = {kind for kind, words in _ASKED_KIND_WORDS.items() if words & lemmas}
+    # "Do I know the stage manager from another job?": knowing or meeting someone asks for a person
+    # (not "nobody knows how to merge them")
+    if any(
+        t.lemma_ in _MEETING and any(c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN") for c in t.children)
+        for t in doc
+    ):
+        kinds.add("person")
+    return kinds
+
+
+def _is_of(c: Connection, kinds: set[str]) -> bool:
+    said = stems(c.shared)
+    for kind in kinds:
+        if c.kind not in _KINDS_OF[kind]:
+            continue
+        if kind == "fund" and not said & _FUND_STEMS:
+            continue
+        if kind == "regulation" and c.kind == "name" and not said & _RULE_STEMS:
+            continue
+        return True
+    return False
 
 
 def _on_asked_days(c: Connection, asked: Sequence[CalendarMention], question: str, until: str | None) -> bool:

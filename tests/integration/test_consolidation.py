@@ -149,6 +149,20 @@ def test_a_question_about_clashes_in_the_diary_is_answered_by_the_clash(notes: L
     assert other.mode != "connections"
 
 
+def test_a_question_that_asks_for_a_kind_of_shared_thing_is_answered_by_that_kind(notes: Library) -> None:
+    # No name in the question, only the kind of thing shared: a person
+    answer = ask(
+        notes,
+        AskRequest(
+            "Is anyone working for more than one of my clients?", as_of="2026-03-10T09:00:00", no_llm=True
+        ),
+    )
+    assert answer.mode == "connections" and quote_violations(notes.store, answer) == 0
+    stated = [c for c in answer.claims if c.kind == "stated"]
+    assert stated and all("Tomasz Wilk" in c.text for c in stated)
+    assert {c.citations[0].project for c in stated} == {"Harbour App", "Linden Bakery"}
+
+
 def test_search_follows_a_connection_to_the_other_project(notes: Library) -> None:
     question = "Who will quote for the ferry kiosks?"
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memory.answer.across import asks_about_clashes, asks_across_projects, one_per_project
+from memory.answer.connection_answers import asked_kinds
 from memory.answer.context import ContextPassage
 from memory.search.hits import Hit
 from memory.search.ranking import merge_per_project
@@ -80,6 +81,21 @@ def test_a_question_about_the_speakers_calendar_clashing_reaches_across_projects
 @pytest.mark.parametrize("question", NOT_CLASHES)
 def test_a_conflict_that_is_not_of_the_calendar_is_no_clash_question(question: str) -> None:
     assert not asks_about_clashes(question)
+
+
+# Asked across projects by the kind of thing shared, not by its name (memory/answer/connection_answers.py).
+KINDS = [
+    ("Does somebody from one client also turn up at another?", {"person"}),
+    ("Could a vendor issue on one engagement hurt another?", {"organisation"}),
+    ("Are two of my clients after the same funding?", {"fund"}),
+    ("Does a regulation from one project matter for another?", {"regulation"}),
+    ("What did we decide about the launch?", set()),
+]
+
+
+@pytest.mark.parametrize(("question", "kinds"), KINDS)
+def test_the_kind_of_shared_thing_a_question_asks_about(question: str, kinds: set[str]) -> None:
+    assert asked_kinds(question) == kinds
 
 
 def _hit(
