@@ -78,6 +78,9 @@ _KEEP_VERBS = frozenset(
     )
 )
 _HANDOVER_PREPS = frozenset({"with", "to", "by", "under", "bei", "an"})
+# Where a thing comes from is who supplies it: "comes from Brewhold", "we buy the cups from Corvane".
+_SOURCE_VERBS = frozenset(word_list("come buy order source get rent lease hire import"))
+_SUPPLY_VERBS = frozenset(word_list("supply provide make deliver manufacture print build host run"))
 _NOT_NAME_ENTS = frozenset(
     {"GPE", "LOC", "FAC", "DATE", "TIME", "NORP", "CARDINAL", "ORDINAL", "MONEY", "QUANTITY"}
 )
@@ -237,6 +240,10 @@ def _role_accepts(ps: ParsedSentence, v: Value) -> bool | None:
             return v.kind == "person" or head.lower_ == "with"  # "now sits with X", "going with X"
         if head.lower_ == "on" and verb.lemma_.lower() in ("decide", "settle", "agree"):
             return True  # "decided on EduNest"
+        if head.lower_ == "from" and _sources(verb, anchor):
+            return True  # "their coffee comes from Brewhold Roasters": who supplies it (`_sourced_from`)
+        if head.lower_ == "by" and head.dep_ == "agent" and verb.lemma_.lower() in _SUPPLY_VERBS:
+            return True  # "the tills are supplied by Paydeck"
         if head.lower_ in ("in", "on", "into") and verb.lemma_.lower() in _KEEP_VERBS:
             return True  # "we keep the scripts in Contentful", "hosted in Germany"
     if anchor.dep_ == "appos" and head.dep_ in ("nsubj", "nsubjpass"):  # "Their head of IT, X, is leading"
@@ -251,6 +258,27 @@ def _role_accepts(ps: ParsedSentence, v: Value) -> bool | None:
             for verb in verbs
         )
     return False
+
+
+def _sourced_from(ps: ParsedSentence, v: Value) -> bool:
+    """ "comes from Brewhold", "we buy the cups from Corvane": where a thing comes from (a verb of
+    sourcing), not what is left ("switching from Textwell")."""
+    anchor = ps.anchor(v.start, v.end) if ps.tokens is not None else None
+    if anchor is None or anchor.dep_ != "pobj" or anchor.head.lower_ != "from":
+        return False
+    verb = next((a for a in anchor.head.ancestors if a.pos_ in ("VERB", "AUX")), anchor.head.head)
+    return _sources(verb, anchor)
+
+
+def _sources(verb: Token, value: Token) -> bool:
+    """A verb of sourcing with a supplier, not a place ("I came from Leeds"), and "come" only of a
+    thing ("their coffee comes from ...", not "Tomasz came from a hotel kitchen")."""
+    lemma = verb.lemma_.lower()
+    if lemma not in _SOURCE_VERBS or value.ent_type_ in ("GPE", "LOC", "FAC"):
+        return False
+    if lemma == "come":
+        return any(c.dep_ == "nsubj" and c.pos_ == "NOUN" for c in verb.children)
+    return True
 
 
 def accept_value(ps: ParsedSentence, v: Value, before: str, after: str, corrected: bool) -> bool:
@@ -276,7 +304,7 @@ def accept_value(ps: ParsedSentence, v: Value, before: str, after: str, correcte
         ):
             return True  # the object or complement of its clause: "they want four", "it's now six"
         return bool(_AS_VALUE_BEFORE.search(before))
-    if _SWITCH_FROM.search(before[-30:]):
+    if _SWITCH_FROM.search(before[-30:]) and not _sourced_from(ps, v):
         return False  # "switching from Textwell to ...": the old value
     if ps.language == "de":  # no parse, and every German noun is capitalised: only "X ist <Person>"
         return v.kind == "person" and bool(_COPULA_BEFORE.search(before))

@@ -104,6 +104,14 @@ NOTES = [
         "The committee picked Dana Okafor over Ruth for chair, mostly on experience.",
         "We went over the running order with Ola Berg.",
     ]),
+    ("fern:1", "fern-bakery", "Fern kickoff", "2026-02-09T10:00:00", [
+        "Fern Bakery kickoff notes, I came from Leeds this morning.",
+        "Their flour comes from Millstone Grain, a regional mill.",
+    ]),
+    ("fern:2", "fern-bakery", "Fern update", "2026-03-16T10:00:00", [
+        "Fern Bakery update.",
+        "They've gone with Oakfield Mills over Millstone for the flour.",
+    ]),
 ]  # fmt: skip
 
 
@@ -169,6 +177,12 @@ def test_a_name_chosen_over_the_earlier_one_supersedes_it(notes: Consolidated) -
     assert old.superseded_by == new.id and new.changed
     # "went over" the running order chooses nothing: no change, nothing replaced
     assert all(not f.changed for f in notes.all("Ola Berg"))
+
+
+def test_where_a_thing_comes_from_is_a_fact_a_later_choice_replaces(notes: Consolidated) -> None:
+    # "comes from" names who supplies it; a person coming from a place is no fact
+    assert notes.one("Millstone Grain").superseded_by == notes.one("Oakfield Mills").id
+    assert not notes.all("Leeds")
 
 
 def test_a_change_whose_sentence_says_the_same_as_an_earlier_one_supersedes_it(notes: Consolidated) -> None:
