@@ -37,7 +37,7 @@ _GENERIC_NAME_WORDS = frozenset(
 # The speaker announcing a change of topic, at the start of a sentence.
 _START = re.compile(
     r"^\W*(?:\w+\W+){0,3}?(?:aside|quick\s+(?:thing|note|one|word|update)|switching\s+to|while\s+i\s+remember|"
-    r"before\s+i\s+forget|by\s+the\s+way|on\s+another\s+note|(?:\w+\s+)?thing,|"
+    r"before\s+i\s+forget|by\s+the\s+way|on\s+another\s+note|side\s+note|(?:\w+\s+)?thing,|"
     r"übrigens|kurz\s+zu[rm]?|apropos|nebenbei|noch\s+was\s+zu[rm]?)(?!\w)",
     re.I,
 )

@@ -151,6 +151,18 @@ NOTES = [
         ],
     ),
     (
+        "tansy:0",
+        "Tansy Cafe",
+        "Tansy menu",
+        "2026-03-08T09:00:00",
+        [
+            "Tansy Cafe notes, the new menu.",
+            "Side note, the chef rang this morning, the Sorrel kitchen review has moved to Thursday.",
+            "The menu boards go up tomorrow.",
+            "The staff like the new coffee.",
+        ],
+    ),
+    (
         "sorrel:1",
         "Sorrel Hotel",
         "Sorrel stock audit",
@@ -219,6 +231,11 @@ def test_an_english_note_has_asides_about_a_german_project_announced_by_its_name
 def test_an_aside_that_comes_back_at_the_end_of_its_own_sentence_is_that_sentence(library: Library) -> None:
     # "…, anyway, back to Kestrel": the own project named after the return is not the aside's
     assert _asides(library, "kestrel:2") == [(1, 1, "Rowan Library")]
+
+
+def test_a_side_note_about_another_project_is_an_aside(library: Library) -> None:
+    # announced ("Side note"), the other project named only late in the sentence
+    assert _asides(library, "tansy:0") == [(1, 1, "Sorrel Hotel")]
 
 
 def test_words_typical_of_another_project_are_no_aside(library: Library) -> None:
