@@ -78,7 +78,8 @@ MIN_SENTENCE_COSINE = 0.5
 _NUMERIC = ("amount", "count", "number", "percent")
 REPLACING = re.compile(
     r"\b(?:instead|replac\w*|switch\w*|swap\w*|dropp?\w*|no\s+longer|out|off|pulled|mov(?:e|es|ed|ing)|"
-    r"tak(?:en|es|ing)\s+over|leav\w+|left|statt|stattdessen|ersetz\w*|raus|wechsel\w*|umgestellt)\b",
+    r"tak(?:en|es|ing)\s+over|leav\w+|left|stepp(?:ed|ing)|resign\w*|quit\w*|retir\w*|"
+    r"statt|stattdessen|ersetz\w*|raus|wechsel\w*|umgestellt)\b",
     re.I,
 )
 

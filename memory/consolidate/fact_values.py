@@ -254,10 +254,18 @@ def _role_accepts(ps: ParsedSentence, v: Value) -> bool | None:
         # "X owns the data migration", "X has agreed to lead the campaign"
         verbs = [head, *(c for c in head.children if c.dep_ == "xcomp" and c.pos_ == "VERB")]
         return any(
-            verb.lemma_.lower() in _OWNER_VERBS and any(c.dep_ == "dobj" for c in verb.children)
+            (verb.lemma_.lower() in _OWNER_VERBS and any(c.dep_ == "dobj" for c in verb.children))
+            or _takes_over(verb)
             for verb in verbs
         )
     return False
+
+
+def _takes_over(verb: Token) -> bool:
+    """ "… and Jonas Pike takes over": succeeding to whatever the sentence says someone leaves."""
+    return verb.lemma_.lower() == "take" and any(
+        c.dep_ == "prt" and c.lower_ == "over" for c in verb.children
+    )
 
 
 def _sourced_from(ps: ParsedSentence, v: Value) -> bool:

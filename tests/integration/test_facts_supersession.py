@@ -112,6 +112,14 @@ NOTES = [
         "Fern Bakery update.",
         "They've gone with Oakfield Mills over Millstone for the flour.",
     ]),
+    ("wren:1", "wren-museum", "Wren kickoff", "2026-02-10T10:00:00", [
+        "Wren Museum kickoff notes.",
+        "The collections manager is Iris Bell.",
+    ]),
+    ("wren:2", "wren-museum", "Wren update", "2026-03-17T10:00:00", [
+        "Wren Museum update.",
+        "Iris is stepping down as collections manager, and Omar Reyes takes over.",
+    ]),
 ]  # fmt: skip
 
 
@@ -183,6 +191,10 @@ def test_where_a_thing_comes_from_is_a_fact_a_later_choice_replaces(notes: Conso
     # "comes from" names who supplies it; a person coming from a place is no fact
     assert notes.one("Millstone Grain").superseded_by == notes.one("Oakfield Mills").id
     assert not notes.all("Leeds")
+
+
+def test_the_one_who_takes_over_supersedes_the_one_who_steps_down(notes: Consolidated) -> None:
+    assert notes.one("Iris Bell").superseded_by == notes.one("Omar Reyes").id
 
 
 def test_a_change_whose_sentence_says_the_same_as_an_earlier_one_supersedes_it(notes: Consolidated) -> None:
