@@ -31,7 +31,17 @@ _FILLER = r"(?:oh|um|uh|äh|ähm|well|so|okay)"
 _CORE = (
     r"(?:no|nope|nein|wait|warte|sorry|entschuldigung|actually|eigentlich|"
     r"i\s+(?:actually\s+)?mean(?:t)?|ich\s+mein(?:t)?e|scratch\s+that|correction|korrektur|"
-    r"let\s+me\s+correct(?:\s+that|\s+myself)?|or\s+rather|beziehungsweise|quatsch|i\s+should\s+say)"
+    r"let\s+me\s+correct(?:\s+that|\s+myself)?|or\s+rather|beziehungsweise|quatsch|i\s+should\s+say|"
+    # more editing terms of spoken repair: a correction only with a differing value either side
+    r"hang\s+on|my\s+mistake|my\s+bad|make\s+that|what\s+am\s+i\s+saying|"
+    r"let\s+me\s+(?:get\s+that\s+right|rephrase|say\s+that\s+again))"
+)
+# The cues that make a correction when the phrases either side hold differing values of one kind
+# (the rest of _CORE only with a stronger cue in the run).
+_VALUE_CUE = re.compile(
+    r"\b(?:no|nein|sorry|actually|eigentlich|mean|meine|rather|beziehungsweise|hang\s+on|my\s+mistake|"
+    r"my\s+bad|make\s+that|what\s+am\s+i\s+saying|let\s+me\s+(?:get\s+that\s+right|rephrase|say\s+that\s+again))\b",
+    re.I,
 )
 _CUE_RUN = re.compile(
     rf"(?:(?<=[,.;:!?])\s*|(?<=[.!?]\s)|^)(?P<run>(?:(?:{_FILLER}|{_CORE})[,:]?\s+)*?{_CORE}\b(?:[,:]?\s+(?:{_FILLER}|{_CORE})\b)*)[,:]?\s+",
@@ -73,9 +83,7 @@ def cue_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]:
         for m in _CUE_RUN.finditer(doc.text, sentence.start, sentence.end):
             run = m.group("run")
             strong = bool(_STRONG.search(run))
-            if not strong and not re.search(
-                r"\b(?:no|nein|sorry|actually|eigentlich|mean|meine|rather|beziehungsweise)\b", run, re.I
-            ):
+            if not strong and not _VALUE_CUE.search(run):
                 continue
             floor = sentence.start
             if doc.text[sentence.start : m.start("run")].strip(" ,") == "":

@@ -20,7 +20,6 @@ def doc_of(*texts: str) -> Doc:
 @pytest.mark.parametrize(
     ("text", "wrong", "right", "kind"),
     [
-        # "make that" is no cue of the rules: only the tagger reads it
         ("We ordered 120 chairs, make that 140, for the hall.", "120 chairs", "140", "number"),
         ("The go-live is the 6th, no wait, the 13th.", "the 6th", "the 13th", "date"),
     ],
@@ -50,6 +49,36 @@ def test_the_tagger_is_sure_of_a_marked_repair() -> None:
     ],
 )
 def test_plain_speech_holds_no_corrections(text: str) -> None:
+    assert find_corrections(doc_of(text)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "wrong", "right"),
+    [
+        ("The deposit is due on the 9th of October, hang on, the 16th of October.", "the 9th of October",
+         "the 16th of October"),
+        ("They quoted eight hundred pounds a day, my mistake, nine hundred.", "eight hundred pounds a day",
+         "nine hundred"),
+        ("The venue holds two hundred, my bad, two hundred and fifty people.", "two hundred",
+         "two hundred and fifty people"),
+        ("We start on Tuesday, what am I saying, Wednesday.", "Tuesday", "Wednesday"),
+        ("The kickoff is at two, let me get that right, half past two.", "at two", "half past two"),
+    ],
+)  # fmt: skip
+def test_more_editing_terms_correct_a_value_of_one_kind(text: str, wrong: str, right: str) -> None:
+    [c] = find_corrections(doc_of(text))
+    assert (c.wrong.text, c.right.text) == (wrong, right)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The review went well. Hang on, the client wants the report on Friday.",
+        "Make that call to the landlord before Monday.",
+        "My mistake was trusting the old spreadsheet.",
+    ],
+)
+def test_an_editing_term_without_a_value_corrected_is_no_correction(text: str) -> None:
     assert find_corrections(doc_of(text)) == []
 
 
