@@ -35,7 +35,7 @@ from memory.text import nlp
 from memory.text.relevance import QuestionTerms, said_stems
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Token
 
 # What a consultant's work is filed under (the nouns a question quantifies to reach other projects).
 _ENGAGEMENT_TEXT = """
@@ -76,6 +76,8 @@ def asks_across_projects(question: str) -> bool:
             modifiers = {c.lower_ for c in token.children}
             if modifiers & BEYOND or "more" in {c.lower_ for c in token.subtree}:
                 return True  # "another project", "more than one client", "both clients"
+            if "one" in modifiers and _another_stands_for_it(doc, token):
+                return True  # "a problem at one client that could hit another"
             if token.tag_ in ("NNS", "NNPS") and token.dep_ == "pobj" and token.head.lower_ in SPANNING:
                 return True  # "across my projects", "between clients"
             # "any of my clients", "which of my projects": a quantifier over the speaker's own
@@ -136,6 +138,22 @@ def asks_about_clashes(question: str) -> bool:
             continue  # one person clashing with another
         if calendar:
             return True
+    return False
+
+
+def _another_stands_for_it(doc: Doc, noun: Token) -> bool:
+    """ "… at one client that could hit another (one)", "… at one customer affect the other": a
+    word of "other" that stands for a second one of the noun (it heads its own phrase, or is
+    "one" itself), after it."""
+    for t in doc[noun.i + 1 :]:
+        if t.lower_ in ("another", "other") and t.dep_ not in ("det", "amod"):
+            return True  # "hit another", "affect the other"
+        if (
+            t.lower_ == "one"
+            and t.pos_ == "NOUN"
+            and any(c.lower_ in ("another", "other") for c in t.children)
+        ):
+            return True  # "hit another one"
     return False
 
 

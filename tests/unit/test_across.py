@@ -24,6 +24,8 @@ ACROSS = [
     "Does any other engagement depend on the Azure migration?",
     "Is the same vendor turning up across my projects?",
     "Are there overlaps between clients in the rollout dates?",
+    "Could a delay at one customer affect the other?",
+    "Would a late delivery at one customer hurt another one?",
     "Gab es das Problem schon mal bei einem anderen Kunden?",
     "Hat Frau Berger mit mehreren Projekten zu tun?",
 ]
@@ -39,6 +41,7 @@ ONE_PROJECT = [
     "What was agreed between the vendor and the client?",
     "Where is the kickoff? Who else is coming?",
     "Who else is on the steering group?",
+    "One client asked for another meeting.",
 ]
 
 
