@@ -240,8 +240,6 @@ def _role_accepts(ps: ParsedSentence, v: Value) -> bool | None:
             return v.kind == "person" or head.lower_ == "with"  # "now sits with X", "going with X"
         if head.lower_ == "on" and verb.lemma_.lower() in ("decide", "settle", "agree"):
             return True  # "decided on EduNest"
-        if head.lower_ == "from" and _sources(verb, anchor):
-            return True  # "their coffee comes from Brewhold Roasters": who supplies it (`_sourced_from`)
         if head.lower_ == "by" and head.dep_ == "agent" and verb.lemma_.lower() in _SUPPLY_VERBS:
             return True  # "the tills are supplied by Paydeck"
         if head.lower_ in ("in", "on", "into") and verb.lemma_.lower() in _KEEP_VERBS:
@@ -270,23 +268,16 @@ def _takes_over(verb: Token) -> bool:
 
 def _sourced_from(ps: ParsedSentence, v: Value) -> bool:
     """ "comes from Brewhold", "we buy the cups from Corvane": where a thing comes from (a verb of
-    sourcing), not what is left ("switching from Textwell")."""
+    sourcing), not what is left ("switching from Textwell"), not a place ("I came from Leeds"), and
+    "come" only of a thing, not "Tomasz came from a hotel kitchen"."""
     anchor = ps.anchor(v.start, v.end) if ps.tokens is not None else None
     if anchor is None or anchor.dep_ != "pobj" or anchor.head.lower_ != "from":
         return False
     verb = next((a for a in anchor.head.ancestors if a.pos_ in ("VERB", "AUX")), anchor.head.head)
-    return _sources(verb, anchor)
-
-
-def _sources(verb: Token, value: Token) -> bool:
-    """A verb of sourcing with a supplier, not a place ("I came from Leeds"), and "come" only of a
-    thing ("their coffee comes from ...", not "Tomasz came from a hotel kitchen")."""
     lemma = verb.lemma_.lower()
-    if lemma not in _SOURCE_VERBS or value.ent_type_ in ("GPE", "LOC", "FAC"):
+    if lemma not in _SOURCE_VERBS or anchor.ent_type_ in ("GPE", "LOC", "FAC"):
         return False
-    if lemma == "come":
-        return any(c.dep_ == "nsubj" and c.pos_ == "NOUN" for c in verb.children)
-    return True
+    return lemma != "come" or any(c.dep_ == "nsubj" and c.pos_ == "NOUN" for c in verb.children)
 
 
 def accept_value(ps: ParsedSentence, v: Value, before: str, after: str, corrected: bool) -> bool:
@@ -312,7 +303,9 @@ def accept_value(ps: ParsedSentence, v: Value, before: str, after: str, correcte
         ):
             return True  # the object or complement of its clause: "they want four", "it's now six"
         return bool(_AS_VALUE_BEFORE.search(before))
-    if _SWITCH_FROM.search(before[-30:]) and not _sourced_from(ps, v):
+    if _sourced_from(ps, v):
+        return True  # "their coffee comes from Brewhold Roasters": who supplies it
+    if _SWITCH_FROM.search(before[-30:]):
         return False  # "switching from Textwell to ...": the old value
     if ps.language == "de":  # no parse, and every German noun is capitalised: only "X ist <Person>"
         return v.kind == "person" and bool(_COPULA_BEFORE.search(before))
