@@ -19,6 +19,7 @@ from app.library import Library
 from memory.consolidate import (
     commitment_store,
     commitments,
+    connection_kinds,
     connection_store,
     correction_store,
     digest,
@@ -314,7 +315,10 @@ class Consolidation:
         covered = links.covered_things(self.store, set(self.projects()))
         chosen = links.choose(candidates.values(), links.load_weights(self.store), covered)
         for number, c in enumerate(chosen):
-            rationale, source = links.template_rationale(c, words.common(c.a.text, c.b.text)), "template"
+            rationale, source = (
+                connection_kinds.template_rationale(c, words.common(c.a.text, c.b.text)),
+                "template",
+            )
             if number < MAX_RATIONALES and (line := self._rationale(c)) is not None:
                 rationale, source = line, "model"
             if connection_store.store_connection(self.store, c, rationale, source) is not None:
@@ -379,7 +383,7 @@ class Consolidation:
             c.a.text,
             self.names.get(c.b.project_id, ""),
             c.b.text,
-            links.shared_text(c),
+            connection_kinds.shared_text(c),
         )
         output = self._call(
             chat, "connection", messages, None, 48, quoting=(c.a.recording_id, c.b.recording_id)

@@ -8,15 +8,14 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from memory.consolidate.connection_kinds import kind_of, shared_text
 from memory.consolidate.connections import (
     KEEP,
     Candidate,
     dedupe_key,
-    kind_of,
     learn,
     load_weights,
     probability,
-    shared_text,
 )
 from memory.store.store import Store, now_iso
 

@@ -12,7 +12,8 @@ Every candidate pair of segments is described by a few signals and scored by a s
 model (prior weights below; each accept or dismiss the user gives moves them, online). The strong
 ones are kept, one per thing shared and pair of projects, so "Gwen Trevelyan" links Tidewater and
 Millbrook once, not once per mention. Each connection keeps both verbatim quotes with their
-projects and times, and a one-line rationale labelled inferred.
+projects and times, and a one-line rationale labelled inferred (its kind, what it shares as said
+and the rationale's template: memory/consolidate/connection_kinds.py).
 """
 
 from __future__ import annotations
@@ -57,16 +58,6 @@ PRIOR = {
 }
 # The feature a shared name counts for, by what it is.
 FEATURE_OF = {"person": "person", "organisation": "organisation", "product": "technology"}
-# The connection's kind by what it shares (the UI says "Same person", "Same product" ...).
-KIND_OF_LABEL = {
-    "person": "person",
-    "organisation": "organisation",
-    "product": "same_product",
-    "regulation": "same_regulation",
-    "event": "same_event",
-    "work": "same_work",
-    "place": "same_place",
-}
 LEARNING_RATE = 0.5
 PULL_TO_PRIOR = 0.02  # L2 towards the prior: one verdict nudges, many verdicts teach
 MEANING_FLOOR = 0.35  # cosine below which meaning counts for nothing
@@ -381,7 +372,7 @@ def _days_said(text: str, spoken_at: str) -> tuple[tuple[date, date], ...]:
 _MONTH = re.compile(rf"\b(?:{MONTH_PATTERN})\b", re.I)
 
 
-def _times(ref: SegmentRef) -> frozenset[str]:
+def clock_times(ref: SegmentRef) -> frozenset[str]:
     return _times_said(ref.text, ref.spoken_at)
 
 
@@ -435,7 +426,7 @@ def describe(
             whole = [bool(ALL_DAY.search(s.text)) for s in (c.a, c.b)]
             present = [bool(PRESENCE.search(s.text)) or w for s, w in zip((c.a, c.b), whole, strict=True)]
             f["clash"] = 0.5 * sum(present)
-            f["time"] = float(bool(_times(c.a) & _times(c.b)) or any(whole))
+            f["time"] = float(bool(clock_times(c.a) & clock_times(c.b)) or any(whole))
             c.explicit = sum(
                 (s.segment_id, d) in dates_explicit for s in (c.a, c.b) for d in c.shared["date"]
             )
@@ -506,64 +497,3 @@ def choose(
         seen.update(c.things)
         seen.update({f"segment:{c.a.segment_id}", f"segment:{c.b.segment_id}"})
     return chosen
-
-
-_LABEL_OF_FEATURE = {"person": "person", "organisation": "organisation", "technology": "product"}
-_LABEL_ORDER = ("person", "organisation", "product", "regulation", "event", "work", "place", "name")
-
-
-def kind_of(c: Candidate) -> str:
-    """What the connection shares: the best known label of its names ("person", "same_product",
-    "name" when nothing more is known), else a calendar clash or a date, else meaning."""
-    labels = [
-        c.labels.get(v) or _LABEL_OF_FEATURE.get(kind, "name")
-        for kind in ("person", "organisation", "technology", "name")
-        for v in c.shared.get(kind, ())
-    ]
-    if labels:
-        best = min(labels, key=lambda x: _LABEL_ORDER.index(x) if x in _LABEL_ORDER else len(_LABEL_ORDER))
-        return KIND_OF_LABEL.get(best, "name")
-    if c.shared.get("amount"):
-        return "amount"
-    if c.shared.get("date"):
-        clash, same_hour = c.features.get("clash", 0.0), c.features.get("time", 0.0)
-        return "calendar_clash" if clash >= 1.0 or (clash > 0 and same_hour) else "date"
-    return "meaning"
-
-
-def shared_text(c: Candidate) -> str:
-    return ", ".join(c.shown.get(v, v) for kind in c.shared for v in sorted(c.shared[kind]))
-
-
-_SAID = {
-    "person": "the same person",
-    "organisation": "the same organisation",
-    "same_product": "the same product",
-    "same_regulation": "the same regulation",
-    "same_event": "the same event",
-    "same_work": "the same work",
-    "same_place": "the same place",
-    "name": "the same name",
-}
-
-
-def template_rationale(c: Candidate, common_words: Sequence[str]) -> str:
-    kind = kind_of(c)
-    said = shared_text(c)
-    if kind == "calendar_clash":
-        hours = sorted(_times(c.a) & _times(c.b))
-        if hours:
-            when = f"{said}, {hours[0]}"
-            return f"Both notes are about the same day at the same hour ({when}): a possible calendar clash."
-        return f"Both notes are about being somewhere on the same day ({said}): a possible calendar clash."
-    if kind == "date":
-        return f"Both notes name the same date ({said})."
-    if kind == "amount":
-        return f"Both notes name the same amount ({said})."
-    if kind == "name":  # what the name is, is not known: say the name, not a kind
-        return f"Both projects name {said}."
-    if kind in _SAID:
-        return f"Both projects name {_SAID[kind]}: {said}."
-    if common_words:
-        return f"Both notes talk about {', '.join(common_words[:4])}."
-    return "The two passages are close in meaning."

@@ -9,6 +9,7 @@ import pytest
 
 from app.consolidation.stages import usable_rationale
 from memory.consolidate import connection_store
+from memory.consolidate.connection_kinds import template_rationale
 from memory.consolidate.connections import (
     PRIOR,
     Candidate,
@@ -16,7 +17,6 @@ from memory.consolidate.connections import (
     choose,
     load_weights,
     probability,
-    template_rationale,
 )
 from memory.store.store import Store
 from tests.conftest import eval_set, require_models
