@@ -231,7 +231,12 @@ def lacks_asked_kind(
     if kind in _NAME_KINDS:
         # A quote that speaks of the one asked about without naming it does not answer, whatever
         # other names it holds ("Oren says the forwarder near the Dutch border is very close").
-        quotes = [q for q in quotes if not _speaks_of_unnamed(q, question)]
+        named = [q for q in quotes if not _speaks_of_unnamed(q, question)]
+        if len(named) < len(quotes):
+            # The notes speak of that one and leave it unnamed: a name in a quote that does not
+            # speak of it at all ("Odile says the Chekhov is selling slowly") is someone else's.
+            named = [q for q in named if _mentions_asked_noun(q, question)]
+        quotes = named
         if not quotes:
             return True
         if _names_a_new_one(quotes, names, f"{terms.raw} {given}"):
@@ -306,6 +311,13 @@ def _speaks_of_unnamed(quote: str, question: str) -> bool:
     return not any(_named(m, asked, placed=(m.tag_ == "NNS") == plural) for m in mentions)
 
 
+def _mentions_asked_noun(quote: str, question: str) -> bool:
+    wanted = _asked_noun(question)
+    if wanted is None or nlp.language_of(quote) == "de":
+        return True
+    return any(t.lemma_.lower() == wanted[0] for t in nlp.parse(quote))
+
+
 def _named(noun: Token, asked: set[str], *, placed: bool) -> bool:
     """Whether a name says which one `noun` is; `placed`: a name before it or after a preposition
     counts too ("the Braga mill", "the mill in Braga"; not for "their EU customers" when one
@@ -328,7 +340,14 @@ def _named(noun: Token, asked: set[str], *, placed: bool) -> bool:
     for t in linked:
         if is_name(t) or any(is_name(x) for x in t.subtree if x.dep_ in ("oprd", "attr", "dobj", "compound")):
             return True
+        # "Harriet Mbeki has taken over the roadshow, so she's my contact now": a pronoun that
+        # stands for a name said before it in the sentence.
+        if t.tag_ == "PRP" and t.lower_ in _PERSONAL and any(is_name(x) for x in t.sent if x.i < t.i):
+            return True
     return False
+
+
+_PERSONAL = frozenset({"he", "she", "they", "him", "her", "them"})
 
 
 def _names_a_new_one(quotes: Sequence[str], names: Sequence[str], asked: str) -> bool:

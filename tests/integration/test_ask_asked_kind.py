@@ -124,6 +124,17 @@ def test_a_name_the_library_read_in_the_quote_counts_where_the_small_model_misse
     assert lacks_asked_kind(question, _terms(question), [quote], voices=1, names=["gallery"])
 
 
+def test_a_name_beside_the_one_left_unnamed_is_someone_elses() -> None:
+    question = "Who is the architect on the gallery works?"
+    unnamed = "The architect wants a decision on the lift by mid-March."
+    beside = "Odile says the spring season is selling slowly."
+    assert lacks_asked_kind(question, _terms(question), [unnamed, beside], voices=1, names=["Odile"])
+    # a name said of the one asked about, by a pronoun of the same sentence, answers
+    question = "Who is my contact at Northgate now?"
+    pronoun = "Harriet Mbeki has taken over the audio tour, so she's my contact now."
+    assert not lacks_asked_kind(question, _terms(question), [pronoun, beside], voices=1)
+
+
 @pytest.fixture(scope="module")
 def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     require_models()
