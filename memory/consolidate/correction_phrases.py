@@ -11,9 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memory.text.dates import NUMBER_WORD_PATTERN, WEEKDAYS
+from memory.text.dates import NUMBER_WORD_PATTERN, WEEKDAYS, DateResolver, fact_dates
 from memory.text.doc import Doc, Span
-from memory.text.entities import sentence_dates
 from memory.text.fact_parse import parsed
 from memory.text.nlp import language_of
 from memory.text.numbers import GERMAN_MONTHS, Converted
@@ -48,7 +47,7 @@ def phrase_values(phrase: str, doc: Doc) -> dict[str, list[tuple[int, int, str]]
     """(start, end, comparable value) of each number, date and name in a phrase, by family."""
     found: dict[str, list[tuple[int, int, str]]] = {"date": [], "number": [], "name": []}
     taken: list[tuple[int, int]] = []
-    for e in sentence_dates(phrase, doc.spoken_at):
+    for e in fact_dates(phrase, DateResolver(doc.spoken_at), language_of(phrase)):
         if e.kind in ("date", "time"):
             found["date"].append((e.start, e.end, e.value))
             taken.append((e.start, e.end))

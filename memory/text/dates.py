@@ -313,7 +313,11 @@ _CLOCK_MINUTES = {
 _CLOCK_WORDS = re.compile(
     rf"\b(?:(?P<m>half|a\s+quarter|quarter|viertel)\s+(?P<rel>past|after|to|nach|vor)"
     rf"|(?P<m2>twenty|ten|five)\s+(?P<rel2>past|after)"  # not "to": "five to ten minutes" is a range
-    rf"|(?P<halb>halb))\s+(?P<h>\d{{1,2}}|{NUMBER_WORD_PATTERN})\b",
+    rf"|(?P<halb>halb)"
+    # British "half nine" (half past nine), at the end of its clause or before "at", "in", …:
+    # not "half two weeks", "half three of them"
+    rf"|(?P<half>half)(?=\s+(?:\d{{1,2}}|{NUMBER_WORD_PATTERN})\b\s*(?:[,;!?)]|\.(?!\d)|$|(?:at|in|on|for|to|with|and|"
+    rf"sharp|until|till|tonight|tomorrow|then)\b)))\s+(?P<h>\d{{1,2}}|{NUMBER_WORD_PATTERN})\b",
     re.I,
 )
 
@@ -326,6 +330,8 @@ def _clock_words(text: str, taken: Taken) -> list[Entity]:
             continue
         if m.group("halb"):
             hour, minute = hour - 1, 30
+        elif m.group("half"):
+            minute = 30
         elif m.group("m2"):
             minute = _CLOCK_MINUTES[m.group("m2").lower()]
         else:
@@ -354,7 +360,9 @@ def find_times(text: str, taken: Taken) -> list[Entity]:
             and (
                 hour > 12
                 or not re.match(
-                    r"\s*(?:[,.;!?)]|$|(?:on|to|with|for|and|sharp|until|till)\b)", text[m.end() :]
+                    # a full stop, not a decimal point ("at 1.8 pence each" says no time)
+                    r"\s*(?:[,;!?)]|\.(?!\d)|$|(?:on|to|with|for|and|sharp|until|till)\b)",
+                    text[m.end() :],
                 )
             )
         ):

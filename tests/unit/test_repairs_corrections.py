@@ -20,6 +20,24 @@ def doc_of(*texts: str) -> Doc:
 @pytest.mark.parametrize(
     ("text", "wrong", "right", "kind"),
     [
+        # a decimal point ends no clause: "at 1" is no time here
+        ("The caps come at 1.4 cents each, my mistake, 1.6 cents each, the 1.4 was the old price.",
+         "1.4 cents each", "1.6 cents each", "number"),
+        # British "half eight" is half past eight
+        ("Doors open from seven, or rather from half eight.", "from seven", "from half eight", "date"),
+        # a day said as an ordinal in words, and the day alone after it
+        ("The panel met on the thirtieth of March, what am I saying, the thirty-first, the Tuesday.",
+         "the thirtieth of March", "the thirty-first", "date"),
+    ],
+)  # fmt: skip
+def test_values_said_in_other_forms_are_compared(text: str, wrong: str, right: str, kind: str) -> None:
+    [c] = find_corrections(doc_of(text))
+    assert (c.wrong.text, c.right.text, c.kind) == (wrong, right, kind)
+
+
+@pytest.mark.parametrize(
+    ("text", "wrong", "right", "kind"),
+    [
         ("We ordered 120 chairs, make that 140, for the hall.", "120 chairs", "140", "number"),
         ("The go-live is the 6th, no wait, the 13th.", "the 6th", "the 13th", "date"),
     ],
