@@ -17,6 +17,12 @@ sentences, one JSON object a line ({"id", "disfluent", "fluent"}, the Disfl-QA f
 - errors: the misses counted by kind (error_kind), with a few examples each.
 - seconds: wall-clock time of the readings; cpu_seconds: this process's CPU time (the wall clock
   is slower on a busy machine).
+- corrections (when the pairs say which words were taken back and which replace them,
+  `wrong_phrase` and `corrected_phrase`, as bench/repairs-prose does; a pair with neither is a
+  decoy): the product's self-corrections (memory/consolidate/corrections.py `find_corrections`,
+  every reader) of each sentence read as a note of its own: recall (a correction whose taken-back
+  words overlap the wrong phrase and whose replacing words overlap the corrected one), decoys taken
+  (any correction in a decoy), and both by the pairs' `shape` when they have one.
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ from bench.repair_labels import pair_kind, removed_mask
 from memory.consolidate.correction_phrases import Correction
 from memory.consolidate.corrections import MIN_CONFIDENCE, find_corrections
 from memory.store import recordings
+from memory.store.ids import RecordingId
+from memory.store.recordings import Segment
 from memory.text.doc import Doc
 from memory.text.quotes import normalise
 from memory.text.repair_features import tokenise
@@ -55,6 +63,9 @@ def read_pairs(path: Path) -> list[dict[str, str]]:
                 raw = json.loads(line)
                 pair = {"id": str(raw.get("id", number)), "disfluent": raw["disfluent"]}
                 pair["fluent"] = raw["fluent"]
+                for extra in ("wrong_phrase", "corrected_phrase", "shape"):
+                    if isinstance(raw.get(extra), str):
+                        pair[extra] = raw[extra]
             except (ValueError, KeyError, TypeError, AttributeError) as exc:
                 raise InputError(f"{path}:{number} is not a pair", fix=PAIR_FORMAT) from exc
             pairs.append(pair)
@@ -154,7 +165,51 @@ def evaluate_pairs(path: Path | str) -> dict[str, Any]:
     meant_reading("warm up: load the model, no wait, the tagger.")
     report = score_pairs(pairs, meant_reading)
     report["path"] = str(path)
+    if any("wrong_phrase" in p for p in pairs):
+        report["corrections"] = score_readers(pairs)
     return report
+
+
+def score_readers(pairs: Sequence[dict[str, str]]) -> dict[str, Any]:
+    """The `corrections` figures of the module doc."""
+    shapes: dict[str, list[int]] = {}
+    found = repairs = taken = decoys = 0
+    for p in pairs:
+        text = p["disfluent"]
+        segment = Segment(1, RecordingId(1), 0, None, 0.0, 5.0, None, text, text, False)
+        doc = Doc([segment], "2027-03-10T09:00:00")
+        got = find_corrections(doc)
+        counts = shapes.setdefault(p.get("shape", ""), [0, 0])
+        counts[0] += 1
+        wrong, right = p.get("wrong_phrase", ""), p.get("corrected_phrase", "")
+        if not wrong or not right:
+            decoys += 1
+            taken += bool(got)
+            counts[1] += bool(got)
+            continue
+        repairs += 1
+        wa = text.find(wrong)
+        ra = text.find(right, wa + len(wrong))
+        hit = (
+            wa >= 0
+            and ra >= 0
+            and any(
+                c.wrong.start < wa + len(wrong)
+                and wa < c.wrong.end
+                and c.right.start < ra + len(right)
+                and ra < c.right.end
+                for c in got
+            )
+        )
+        found += hit
+        counts[1] += hit
+    return {
+        "repairs": repairs,
+        "recall": round(found / repairs, 4) if repairs else 0.0,
+        "decoys": decoys,
+        "decoys_taken": taken,
+        "by_shape": {k: {"pairs": v[0], "found": v[1]} for k, v in sorted(shapes.items()) if k},
+    }
 
 
 def format_report(report: dict[str, Any]) -> list[str]:
@@ -171,6 +226,14 @@ def format_report(report: dict[str, Any]) -> list[str]:
     lines.append("misses by kind:")
     for kind, r in report["errors"].items():
         lines.append(f"  {r['pairs']:>5}  {kind}")
+    if "corrections" in report:
+        c = report["corrections"]
+        lines.append(
+            f"self-corrections found (every reader, each sentence a note): {c['recall']:.1%} of"
+            f" {c['repairs']} repairs; decoys taken {c['decoys_taken']} of {c['decoys']}"
+        )
+        for shape, r in c["by_shape"].items():
+            lines.append(f"  {shape:<28} {r['found']:>3} of {r['pairs']}")
     return lines
 
 

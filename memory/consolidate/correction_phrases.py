@@ -62,7 +62,7 @@ def phrase_values(phrase: str, doc: Doc) -> dict[str, list[tuple[int, int, str]]
         a, b = converted.raw_span(m.start(), m.end())
         if (
             converted.said_in_words(m.start(), m.end())
-            and len(phrase[a:b].split()) > 1
+            and (len(phrase[a:b].split()) > 1 or "-" in phrase[a:b])  # "thirty-four" is one number
             and all(b <= x or a >= y for x, y in taken)
         ):
             found["number"].append((a, b, m.group(0).replace(",", "")))

@@ -311,3 +311,104 @@ def contrast_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction
                 )
             )
     return found
+
+
+# A value said again only to be taken back ("twelve, I keep saying twelve, it's fifteen", "the
+# 12th, sorry, not the 12th, the 14th"): at most REPEAT_REACH words from the value to its repetition,
+# at most RIGHT_REACH words from the repetition to the value that replaces it.
+REPEAT_REACH = 5
+RIGHT_REACH = 3
+
+
+def repeated_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]:
+    """A value, the same value said again, then another of its kind: the speaker repeats a slip to
+    take it back, whatever words do it. Not a list ("and" or "or" before the last value), nor a day
+    said again as its weekday."""
+    found = []
+    for sentence in sentences:
+        text = sentence.text
+        values = phrase_values(text, doc)
+        values["name"] = _whole_names(text, values["name"])
+        for family, said in values.items():
+            for i, (wa, wb, wrong) in enumerate(said):
+                again = next(
+                    (
+                        k
+                        for k in range(i + 1, len(said))
+                        if _same_said(text[wa:wb], text[said[k][0] : said[k][1]])
+                    ),
+                    None,
+                )
+                if (
+                    again is None
+                    or again + 1 >= len(said)
+                    or len(_words(text[wb : said[again][0]])) > REPEAT_REACH
+                ):
+                    continue
+                (_, ab, _), (ra, rb, right) = said[again], said[again + 1]
+                between = _words(text[ab:ra])
+                if len(between) > RIGHT_REACH or any(w in _COORDINATORS for w in between):
+                    continue
+                if not _differ(family, (text[wa:wb], wrong), (text[ra:rb], right)):
+                    continue
+                marker = " ".join(text[wb:ra].strip(" ,;:.-\u2013\u2014").split())
+                start = sentence.start
+                found.append(
+                    Correction(
+                        marker, doc.span(start + wa, start + wb), doc.span(start + ra, start + rb), family
+                    )
+                )
+                break
+    return found
+
+
+def _same_said(a: str, b: str) -> bool:
+    return _words(a) == _words(b) and bool(_words(a))
+
+
+def _whole_names(text: str, words: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Name words said one after the other as one name ("Wen Li")."""
+    out: list[tuple[int, int, str]] = []
+    for a, b, value in words:
+        if out and not text[out[-1][1] : a].strip():
+            out[-1] = (out[-1][0], b, f"{out[-1][2]} {value}")
+        else:
+            out.append((a, b, value))
+    return out
+
+
+# A word cut off by a dash, then the words said instead: "Bartho— Barnaby Quayle", "sixty— sixty-five
+# thousand", "thr— two point three million" (a dash straight after the word's letters, then a space;
+# not "pre- and post-war").
+_CUT_OFF = re.compile(r"(?<![\w-])(?P<cut>\w+)[\u2014\u2013-](?=\s+(?!and\b|or\b|und\b|oder\b)\w)", re.I)
+
+
+def cut_off_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]:
+    """A word broken off by a dash and the phrase said in its place (kind of the values the two
+    sides hold, else "words")."""
+    found = []
+    for sentence in sentences:
+        for m in _CUT_OFF.finditer(doc.text, sentence.start, sentence.end):
+            right_a, right_b = right_phrase(
+                doc, m.end() + (len(doc.text[m.end() :]) - len(doc.text[m.end() :].lstrip())), sentence.end
+            )
+            if right_b <= right_a:
+                continue
+            cut = m.group("cut")
+            right_words = _words(doc.text[right_a:right_b])
+            # the repair takes up where the word broke off, or says a value of the kind the cut
+            # word began ("sixty— sixty-five", "Thurs— Friday", "Rotte— the Antwerp office")
+            matched = match_values(cut, doc.text[right_a:right_b], doc)
+            kind = matched[0] if matched is not None else "words"
+            if (
+                matched is None
+                and not any(w[:1] == cut[:1].lower() for w in right_words[:3])
+                and not cut[:1].isupper()
+            ):
+                continue
+            found.append(
+                Correction(
+                    "(cut off)", doc.span(m.start("cut"), m.end("cut")), doc.span(right_a, right_b), kind
+                )
+            )
+    return found

@@ -38,7 +38,13 @@ from __future__ import annotations
 import bisect
 
 from memory.consolidate.correction_phrases import Correction, left_phrase, match_values, right_phrase
-from memory.consolidate.correction_rules import contrast_corrections, cue_corrections, retrace_corrections
+from memory.consolidate.correction_rules import (
+    contrast_corrections,
+    cue_corrections,
+    cut_off_corrections,
+    repeated_corrections,
+    retrace_corrections,
+)
 from memory.text.doc import Doc, Sentence
 from memory.text.fact_parse import parsed
 from memory.text.repair_features import NO_POS, parts_of_speech, tokenise
@@ -119,7 +125,9 @@ def find_corrections(doc: Doc, min_confidence: float = MIN_CONFIDENCE) -> list[C
     sentence, and the tagger's in English ones where none of them found one (`min_confidence`: see
     MIN_CONFIDENCE)."""
     found = cue_corrections(doc, doc.sentences)
-    for c in retrace_corrections(doc, doc.sentences) + contrast_corrections(doc, doc.sentences):
+    others = retrace_corrections(doc, doc.sentences) + contrast_corrections(doc, doc.sentences)
+    others += repeated_corrections(doc, doc.sentences) + cut_off_corrections(doc, doc.sentences)
+    for c in others:
         if not any(c.wrong.start < o.right.end and o.wrong.start < c.right.end for o in found):
             found.append(c)
     for repair, c in repair_candidates(doc):

@@ -35,6 +35,34 @@ def test_pairs_file_reports_exact_match_and_replaced_words(tmp_path: Path) -> No
     assert 0 < report["replaced_recall"] < 1.0  # pair c's rewording is not left-out words
 
 
+def test_pairs_that_say_the_replaced_words_score_the_products_corrections(tmp_path: Path) -> None:
+    pairs = [
+        {
+            "disfluent": "The headcount is twelve, I keep saying twelve, it's fifteen in the depot.",
+            "fluent": "The headcount is fifteen in the depot.",
+            "wrong_phrase": "twelve",
+            "corrected_phrase": "fifteen",
+            "shape": "said-again",
+        },
+        {
+            "disfluent": "We had forty in March, and fifty in May.",
+            "fluent": "We had forty in March, and fifty in May.",
+            "wrong_phrase": "",
+            "corrected_phrase": "",
+            "shape": "decoy-list",
+        },
+    ]
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("\n".join(json.dumps(p) for p in pairs) + "\n", "utf-8")
+    result = run("eval", "corrections", str(path), "--json")
+    assert result.code == 0, result.err
+    found = result.json()["corrections"]
+    assert (found["repairs"], found["recall"], found["decoys"], found["decoys_taken"]) == (1, 1.0, 1, 0)
+    assert found["by_shape"]["said-again"] == {"pairs": 1, "found": 1}
+    # and in words, for a person
+    assert "of 1 repairs; decoys taken 0 of 1" in run("eval", "corrections", str(path)).out
+
+
 def test_a_line_that_is_no_pair_is_an_input_error(tmp_path: Path) -> None:
     path = tmp_path / "pairs.jsonl"
     path.write_text('{"id": "x", "spoken": "no fluent side"}\n', "utf-8")

@@ -23,6 +23,9 @@ def doc_of(*texts: str) -> Doc:
         # a decimal point ends no clause: "at 1" is no time here
         ("The caps come at 1.4 cents each, my mistake, 1.6 cents each, the 1.4 was the old price.",
          "1.4 cents each", "1.6 cents each", "number"),
+        # a number said in words with a hyphen is one number
+        ("They listed thirty-four interfaces, my mistake, thirty-six interfaces, most of them files.",
+         "thirty-four interfaces", "thirty-six interfaces", "number"),
         # British "half eight" is half past eight
         ("Doors open from seven, or rather from half eight.", "from seven", "from half eight", "date"),
         # a day said as an ordinal in words, and the day alone after it
@@ -227,4 +230,39 @@ def test_not_x_but_y_puts_the_right_value_in_place(text: str, wrong: str, right:
     ],
 )
 def test_not_but_without_a_replaced_value_is_no_correction(text: str) -> None:
+    assert find_corrections(doc_of(text)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "wrong", "right", "kind"),
+    [
+        # the slip said again to take it back, whatever words do it
+        ("The pilot group will be nine, I keep saying nine, it's eleven people from the depot.",
+         "nine", "eleven", "number"),
+        ("Renewal is due on the 17th, sorry, not the 17th, the 19th, so legal has time.",
+         "the 17th", "the 19th", "date"),
+        ("Send the draft to Ines Moreau, I keep saying Ines Moreau, it's Ines Morel, before Friday.",
+         "Ines Moreau", "Ines Morel", "name"),
+        # a word cut off by a dash
+        ("The grant is worth seventy— seventy-five thousand pounds over two years.", "seventy",
+         "seventy-five thousand pounds over two years", "number"),
+        ("I met Hamis— Hamish Dunbar from the estates team on site.", "Hamis",
+         "Hamish Dunbar from the estates team on site", "words"),
+    ],
+)  # fmt: skip
+def test_a_value_repeated_or_cut_off_is_taken_back(text: str, wrong: str, right: str, kind: str) -> None:
+    [c] = find_corrections(doc_of(text))
+    assert (c.wrong.text, c.right.text, c.kind) == (wrong, right, kind)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Halden signed, and Halden's lawyer says Brisco will sign next.",  # a name said twice, then another
+        "We had forty in March, forty again in April, and fifty in May.",  # a list of counts
+        "It's a pre- and post-launch survey for the Dunmore team.",  # a dash before "and"
+        "The budget — set in March — is 40,000 pounds.",  # an aside between dashes
+    ],
+)
+def test_values_said_twice_or_dashes_that_take_nothing_back(text: str) -> None:
     assert find_corrections(doc_of(text)) == []
