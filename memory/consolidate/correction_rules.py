@@ -412,3 +412,43 @@ def cut_off_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]
                 )
             )
     return found
+
+
+def near_name_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]:
+    """A name, a comma, and a name spelled nearly the same in its place ("Dunmore Partners,
+    Dunmere Partners, I meant to say", "Kazimierz Nowak, Nowicki", "Brightwell, Brightmoor,
+    sorry"): speakers slip to a name that sounds like the right one, and names in a list rarely
+    start alike. Not when the list goes on ("and", "or", or a third name after the second)."""
+    found = []
+    for sentence in sentences:
+        text = sentence.text
+        names = _whole_names(text, phrase_values(text, doc)["name"])
+        for k in range(len(names) - 1):
+            (wa, wb, wrong), (ra, rb, right) = names[k], names[k + 1]
+            if text[wb:ra].strip() != "," or not _sounds_alike(wrong.split(), right.split()):
+                continue
+            after = _words(text[rb:])
+            if after[:1] and after[0] in _COORDINATORS:
+                continue
+            if k + 2 < len(names) and len(_words(text[rb : names[k + 2][0]])) <= 1:
+                continue  # a third name straight after: a list
+            start = sentence.start
+            found.append(
+                Correction(
+                    "(said again)", doc.span(start + wa, start + wb), doc.span(start + ra, start + rb), "name"
+                )
+            )
+    return found
+
+
+def _sounds_alike(wrong: list[str], right: list[str]) -> bool:
+    """Two names that differ in one word spelled nearly the same (the same first three letters), or
+    a surname said again alone with the first letter of the one it replaces."""
+    if wrong == right:
+        return False
+    if len(wrong) > 1 and len(right) == 1:
+        return right[0][:1] == wrong[-1][:1] and right[0] != wrong[-1]
+    if len(wrong) != len(right):
+        return False
+    differ = [(a, b) for a, b in zip(wrong, right, strict=True) if a != b]
+    return len(differ) == 1 and differ[0][0][:3] == differ[0][1][:3]

@@ -42,6 +42,7 @@ from memory.consolidate.correction_rules import (
     contrast_corrections,
     cue_corrections,
     cut_off_corrections,
+    near_name_corrections,
     repeated_corrections,
     retrace_corrections,
 )
@@ -127,8 +128,15 @@ def find_corrections(doc: Doc, min_confidence: float = MIN_CONFIDENCE) -> list[C
     found = cue_corrections(doc, doc.sentences)
     others = retrace_corrections(doc, doc.sentences) + contrast_corrections(doc, doc.sentences)
     others += repeated_corrections(doc, doc.sentences) + cut_off_corrections(doc, doc.sentences)
+    others += near_name_corrections(doc, doc.sentences)
     for c in others:
-        if not any(c.wrong.start < o.right.end and o.wrong.start < c.right.end for o in found):
+        overlapping = [o for o in found if c.wrong.start < o.right.end and o.wrong.start < c.right.end]
+        # a strong cue links whatever it follows ("Harrowfield Systems, I meant to say" read as
+        # words taken back); a reader that found two values of one kind there knows better
+        if overlapping and c.kind != "words" and all(o.kind == "words" for o in overlapping):
+            found = [o for o in found if o not in overlapping]
+            overlapping = []
+        if not overlapping:
             found.append(c)
     for repair, c in repair_candidates(doc):
         if not _accepted(repair, c.kind, min_confidence):

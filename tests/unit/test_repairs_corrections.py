@@ -248,6 +248,11 @@ def test_not_but_without_a_replaced_value_is_no_correction(text: str) -> None:
          "seventy-five thousand pounds over two years", "number"),
         ("I met Hamis— Hamish Dunbar from the estates team on site.", "Hamis",
          "Hamish Dunbar from the estates team on site", "words"),
+        # a name spelled nearly the same put in place of the one just said
+        ("The contract goes to Harrowgate Systems, Harrowfield Systems, I meant to say, from May.",
+         "Harrowgate Systems", "Harrowfield Systems", "name"),
+        ("Please copy in Magdalena Sowa, Sobczak, before the steering meeting.", "Magdalena Sowa", "Sobczak",
+         "name"),
     ],
 )  # fmt: skip
 def test_a_value_repeated_or_cut_off_is_taken_back(text: str, wrong: str, right: str, kind: str) -> None:
@@ -262,6 +267,8 @@ def test_a_value_repeated_or_cut_off_is_taken_back(text: str, wrong: str, right:
         "We had forty in March, forty again in April, and fifty in May.",  # a list of counts
         "It's a pre- and post-launch survey for the Dunmore team.",  # a dash before "and"
         "The budget — set in March — is 40,000 pounds.",  # an aside between dashes
+        "We invited Marta Lindqvist, Marek Lindahl and Ola Berg to the review.",  # a list of names
+        "The shortlist is Brightwell, Brightmoor, Castlegate.",  # a list goes on
     ],
 )
 def test_values_said_twice_or_dashes_that_take_nothing_back(text: str) -> None:
