@@ -198,7 +198,20 @@ def rule_facts(
             if sentence.start <= e.start < sentence.end and e.kind in ("person", "name")
             for w in e.text.split()
         }
-        taken_back = {id(v): v for v in values if overlaps(wrong, v.start, v.end)}
+        # a value read across a correction ("sixty— sixty-five thousand pounds": one amount, 65,000)
+        # is the correcting words said whole, not taken back
+        taken_back = {
+            id(v): v
+            for v in values
+            if overlaps(wrong, v.start, v.end)
+            and not any(
+                c.wrong.start < v.end
+                and v.start < c.wrong.end
+                and c.right.start < v.end
+                and v.start < c.right.end
+                for c in corrections
+            )
+        }
         markers = [
             (c.wrong.end, c.right.start) for c in corrections if sentence.start <= c.wrong.end < sentence.end
         ]

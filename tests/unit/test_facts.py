@@ -157,6 +157,17 @@ def test_facts_take_the_corrected_value_and_say_where_it_was_said() -> None:
     assert fact.correction == 0 and fact.quote.segment_ids == (1,)
 
 
+def test_an_amount_read_across_a_cut_off_word_is_the_corrected_one() -> None:
+    """ "seventy— seventy-five thousand pounds" is read as one amount (75,000); the cut-off word is
+    taken back, the amount said whole is not."""
+    amounts = [
+        f
+        for f in _facts("The grant is worth seventy— seventy-five thousand pounds in total.")
+        if f.value_kind == "amount"
+    ]
+    assert [f.value_norm for f in amounts] == ["75000 GBP"]
+
+
 @pytest.mark.parametrize(
     "text",
     [
