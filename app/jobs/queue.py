@@ -60,8 +60,27 @@ class JobEvent:
 EventCallback = Callable[[JobEvent], None]
 
 
+# The contexts of the jobs this process is running, by job id: a cancel asked for in this process
+# (the app's Cancel, a test) reaches the runner at its next check, not after the store is polled
+# again (at most every REPORT_INTERVAL; a progress write has just read it). Without it a cancel
+# made right after a progress report went unseen by a job that finished within the interval.
+_running: dict[int, JobContext] = {}
+_running_lock = threading.Lock()
+
+
+def cancel_here(job_id: int) -> bool:
+    """Tell the runner of `job_id`, when this process runs it, that the user cancelled it."""
+    with _running_lock:
+        context = _running.get(job_id)
+    if context is None:
+        return False
+    context._cancel_requested = True
+    return True
+
+
 class JobContext:
-    """What a runner gets: progress reporting and the cancel check."""
+    """What a runner gets: progress reporting and the cancel check. Used as a context manager
+    while the job runs, so that a cancel asked for in this process reaches it at once."""
 
     def __init__(
         self, library: Library, job: Job, stop: threading.Event, on_event: EventCallback | None
@@ -74,13 +93,24 @@ class JobContext:
         self._last_write = 0.0
         self._last_check = 0.0
 
+    def __enter__(self) -> JobContext:
+        with _running_lock:
+            _running[self.job.id] = self
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with _running_lock:
+            if _running.get(self.job.id) is self:
+                del _running[self.job.id]
+
     def report(self, progress: float, eta_seconds: float | None = None, message: str | None = None) -> None:
         now = time.monotonic()
         if now - self._last_write >= REPORT_INTERVAL or progress >= 1.0:
             self._last_write = self._last_check = now
-            self._cancel_requested = store_jobs.report_progress(
+            asked = store_jobs.report_progress(
                 self.library.store, self.job.id, progress, eta_seconds=eta_seconds, message=message
             )
+            self._cancel_requested = self._cancel_requested or asked
         if self.on_event is not None:
             job = self.job
             self.on_event(
@@ -94,7 +124,9 @@ class JobContext:
         now = time.monotonic()
         if not self._cancel_requested and now - self._last_check >= REPORT_INTERVAL:
             self._last_check = now
-            self._cancel_requested = store_jobs.cancel_requested(self.library.store, self.job.id)
+            self._cancel_requested = self._cancel_requested or store_jobs.cancel_requested(
+                self.library.store, self.job.id
+            )
         return self._cancel_requested or self.stop.is_set()
 
     @property

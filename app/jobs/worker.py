@@ -12,7 +12,7 @@ import threading
 from collections.abc import Sequence
 
 from app.jobs.kinds import KINDS
-from app.jobs.queue import EventCallback, JobContext, JobEvent, worker_id
+from app.jobs.queue import EventCallback, JobContext, JobEvent, cancel_here, worker_id
 from app.library import Library
 from memory.store import jobs as store_jobs
 from memory.store.jobs import Job, JobStatus
@@ -34,6 +34,8 @@ def _feed(library: Library, kinds: Sequence[str] | None) -> None:
 def cancel_job(library: Library, job_id: int) -> Job:
     """Cancel a queued job at once, or ask the process running it to stop."""
     job = store_jobs.request_cancel(library.store, job_id)
+    if job.status == JobStatus.RUNNING:
+        cancel_here(job_id)  # running in this process: its runner stops at its next check
     kind = KINDS.get(job.kind)
     if job.status == JobStatus.CANCELLED and kind is not None and kind.on_cancel is not None:
         kind.on_cancel(library, job)
@@ -70,7 +72,8 @@ def run_job(
     try:
         if kind is None:
             raise InputError(f"no runner for jobs of kind {job.kind!r}")
-        message = kind.runner(library, job, context)
+        with context:
+            message = kind.runner(library, job, context)
         store_jobs.finish(library.store, job.id, JobStatus.DONE, message)
     except CancelledError as exc:
         if context.user_cancelled:
