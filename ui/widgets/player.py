@@ -12,6 +12,12 @@ the GIL in stop(), play() or a seek, waits for that same lock: the window froze,
 twenty quick play-and-stop cycles here (no sound card), and for good once when a test closed the
 window after clicking a citation. With no output the player still plays, silently, by its own clock,
 so a citation still lands on its second; the output is attached once a device appears.
+
+With a device the same lock order froze the window too (a PulseAudio null sink, as on CI: about one
+run of 150 quick play-and-stop cycles in four). So the player's slots that wait for its renderer
+(stop, play, pause, a seek, a new source) are not called from Python: they are queued and the event
+loop calls them, where PySide does not hold the GIL, and the renderer's thread can take it. A seek
+or play asked for before the new source is set waits for it like any seek before loading.
 """
 
 from __future__ import annotations
@@ -20,12 +26,13 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtCore import Q_ARG, QMetaObject, Qt, QUrl, Signal, Slot
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSlider, QStyle, QWidget
 
 from ui.format import clock
 
 if TYPE_CHECKING:
+    from PySide6.QtCore import QGenericArgumentHolder
     from PySide6.QtMultimedia import QAudioOutput, QMediaPlayer
 
 log = logging.getLogger(__name__)
@@ -42,6 +49,7 @@ class PlayerBar(QWidget):
         self.path: Path | None = None
         self._pending_seek_ms: int | None = None
         self._play_when_ready = False
+        self._source_pending = False  # a new source is queued and not set yet
         self._dragging = False
         self.play_button = QPushButton()
         self.play_button.setAccessibleName("Play")
@@ -96,8 +104,11 @@ class PlayerBar(QWidget):
         self.setEnabled(path is not None)
         if path is not None or self._player is not None:
             self._attach_sound_output()
-            self.player.stop()
-            self.player.setSource(QUrl.fromLocalFile(str(path)) if path is not None else QUrl())
+            self._source_pending = True
+            self._later("stop")
+            url = QUrl.fromLocalFile(str(path)) if path is not None else QUrl()
+            self._later("setSource", Q_ARG(QUrl, url))
+            QMetaObject.invokeMethod(self, "_on_source_set", Qt.ConnectionType.QueuedConnection)
         self.slider.setValue(0)
         self._show_time(0)
 
@@ -107,7 +118,7 @@ class PlayerBar(QWidget):
             return
         ms = max(0, int(seconds * 1000))
         if self._ready():
-            self.player.setPosition(ms)
+            self._later("setPosition", Q_ARG("qint64", ms))
             self._pending_seek_ms = None
         else:
             self._pending_seek_ms = ms
@@ -116,7 +127,7 @@ class PlayerBar(QWidget):
         if play:
             self._play_when_ready = not self._ready()
             if self._ready():
-                self.player.play()
+                self._later("play")
 
     def position_seconds(self) -> float:
         if self._pending_seek_ms is not None:
@@ -126,21 +137,29 @@ class PlayerBar(QWidget):
     def toggle(self) -> None:
         if self.path is None:
             return
-        if self.playing():
-            self.player.pause()
-        else:
-            self.player.play()
+        self._later("pause" if self.playing() else "play")
 
     def playing(self) -> bool:
         return self._player is not None and self._player.isPlaying()
 
     def stop(self) -> None:
         if self._player is not None:
-            self._player.stop()
+            self._later("stop")
+
+    def _later(self, slot: str, *args: QGenericArgumentHolder) -> None:
+        """Call a slot of the player from the event loop, not from Python (see the module's note)."""
+        QMetaObject.invokeMethod(self.player, slot, Qt.ConnectionType.QueuedConnection, *args)
+
+    @Slot()
+    def _on_source_set(self) -> None:
+        self._source_pending = False
+        self._apply_pending()
 
     def _ready(self) -> bool:
         from PySide6.QtMultimedia import QMediaPlayer
 
+        if self._source_pending:
+            return False
         return self.player.mediaStatus() in (
             QMediaPlayer.MediaStatus.LoadedMedia,
             QMediaPlayer.MediaStatus.BufferedMedia,
@@ -152,15 +171,21 @@ class PlayerBar(QWidget):
     def on_player_media_status_changed(self, status: QMediaPlayer.MediaStatus) -> None:
         from PySide6.QtMultimedia import QMediaPlayer
 
+        if self._source_pending:
+            return  # the old source's news
         if status == QMediaPlayer.MediaStatus.InvalidMedia:
             self.problem_found.emit("This recording's audio cannot be played.")
             return
+        self._apply_pending()
+
+    def _apply_pending(self) -> None:
+        """The seek (and play) asked for before the media was ready, once it is."""
         if self._ready() and self._pending_seek_ms is not None:
-            self.player.setPosition(self._pending_seek_ms)
+            self._later("setPosition", Q_ARG("qint64", self._pending_seek_ms))
             self._pending_seek_ms = None
             if self._play_when_ready:
                 self._play_when_ready = False
-                self.player.play()
+                self._later("play")
 
     def on_player_position_changed(self, ms: int) -> None:
         if self._pending_seek_ms is not None:
