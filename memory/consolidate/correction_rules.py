@@ -5,7 +5,13 @@ how a correction found by more than one is reported once: memory/consolidate/cor
 - retraces (`retrace_corrections`): the same frame said again with a differing value ("on the
   3rd, on the 4th of September");
 - corrective conjunctions after a negation (`contrast_corrections`): "not Weber but Wegener",
-  "nicht um zehn, sondern um 14 Uhr".
+  "nicht um zehn, sondern um 14 Uhr";
+- a value said again only to be taken back (`repeated_corrections`): "nine, I keep saying nine,
+  it's eleven";
+- a word cut off by a dash (`cut_off_corrections`): "sixty— sixty-five thousand";
+- a name put right by one spelled nearly the same (`near_name_corrections`): "Dunmore Partners,
+  Dunmere Partners, I meant to say".
+The last three go by the shape of a repair, not its words (bench/repairs-prose measures them).
 The phrases either side and the values they hold are cut and compared by
 memory/consolidate/correction_phrases.py.
 """

@@ -1,7 +1,7 @@
 """Self-corrections inside a recording: the words taken back, linked to the words that replace them.
 
 "Thursday the 12th, no, sorry, Friday the 13th of March", "four lines, scratch that, five lines".
-Four readers, and a correction found by more than one is reported once:
+Several readers, and a correction found by more than one is reported once:
 - The cue rules (every sentence; the only reader of German ones, which have no English parse and
   which the tagger was not trained on): a cue ("no, sorry", "scratch that", "I meant", "nein,
   warte", "ich meinte", "Korrektur", ...) between two phrases. Strong cues link whatever they
@@ -25,12 +25,15 @@ Four readers, and a correction found by more than one is reported once:
 - A corrective conjunction after a negation, in either language (`_contrast_corrections`): "not
   Weber but Wegener", "nicht um zehn, sondern um 14 Uhr", when both sides are values of one kind
   that differ; never the additive "not only ... but also".
+- Three more shapes of repair, whatever its words (correction_rules.py): a value said again only to
+  be taken back, a word cut off by a dash, a name put right by one spelled nearly the same. Where a
+  strong cue reads only words and one of these finds two values of one kind, the typed one wins.
 The raw transcript keeps both sides; facts and answers use the correcting words.
 
 The rule readers are in memory/consolidate/correction_rules.py; the phrases either side of a
 marker are cut and compared by correction_phrases.py (with `Correction`), for the rules and the
 tagger alike; stored corrections are written and listed by correction_store.py. This module reads
-the tagger's repairs and finds a recording's corrections by all four readers (`find_corrections`).
+the tagger's repairs and finds a recording's corrections by all the readers (`find_corrections`).
 """
 
 from __future__ import annotations
