@@ -74,7 +74,7 @@ def cancel_here(job_id: int) -> bool:
         context = _running.get(job_id)
     if context is None:
         return False
-    context._cancel_requested = True
+    context.cancel()
     return True
 
 
@@ -102,6 +102,10 @@ class JobContext:
         with _running_lock:
             if _running.get(self.job.id) is self:
                 del _running[self.job.id]
+
+    def cancel(self) -> None:
+        """The user cancelled the job: the runner stops at its next check."""
+        self._cancel_requested = True
 
     def report(self, progress: float, eta_seconds: float | None = None, message: str | None = None) -> None:
         now = time.monotonic()

@@ -6,11 +6,10 @@ how a correction found by more than one is reported once: memory/consolidate/cor
   3rd, on the 4th of September");
 - corrective conjunctions after a negation (`contrast_corrections`): "not Weber but Wegener",
   "nicht um zehn, sondern um 14 Uhr";
-- a value said again only to be taken back (`repeated_corrections`): "nine, I keep saying nine,
-  it's eleven";
-- a word cut off by a dash (`cut_off_corrections`): "sixty— sixty-five thousand";
-- a name put right by one spelled nearly the same (`near_name_corrections`): "Dunmore Partners,
-  Dunmere Partners, I meant to say".
+- a value said again (`said_again_corrections`): only to be taken back ("nine, I keep saying
+  nine, it's eleven"), or a name put right by one spelled nearly the same ("Dunmore Partners,
+  Dunmere Partners, I meant to say");
+- a word cut off by a dash (`cut_off_corrections`): "sixty— sixty-five thousand".
 The last three go by the shape of a repair, not its words (bench/repairs-prose measures them).
 The phrases either side and the values they hold are cut and compared by
 memory/consolidate/correction_phrases.py.
@@ -326,45 +325,54 @@ REPEAT_REACH = 5
 RIGHT_REACH = 3
 
 
-def repeated_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]:
+def said_again_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]:
+    """Repairs that say a value again: the slip repeated to be taken back (`_repeated`), or a name
+    spelled nearly the same put in its place (`_near_name`). Each sentence's values are read once
+    for both."""
+    found = []
+    for sentence in sentences:
+        values = phrase_values(sentence.text, doc)
+        values["name"] = _whole_names(sentence.text, values["name"])
+        if not any(len(said) > 1 for said in values.values()):
+            continue
+        here = _repeated(sentence.text, values) + _near_name(sentence.text, values["name"])
+        found += [
+            Correction(marker, doc.span(sentence.start + wa, sentence.start + wb),
+                       doc.span(sentence.start + ra, sentence.start + rb), family)
+            for marker, (wa, wb), (ra, rb), family in here
+        ]  # fmt: skip
+    return found
+
+
+_Found = tuple[str, tuple[int, int], tuple[int, int], str]  # marker, wrong, right, family (in the sentence)
+
+
+def _repeated(text: str, values: dict[str, list[tuple[int, int, str]]]) -> list[_Found]:
     """A value, the same value said again, then another of its kind: the speaker repeats a slip to
     take it back, whatever words do it. Not a list ("and" or "or" before the last value), nor a day
     said again as its weekday."""
-    found = []
-    for sentence in sentences:
-        text = sentence.text
-        values = phrase_values(text, doc)
-        values["name"] = _whole_names(text, values["name"])
-        for family, said in values.items():
-            for i, (wa, wb, wrong) in enumerate(said):
-                again = next(
-                    (
-                        k
-                        for k in range(i + 1, len(said))
-                        if _same_said(text[wa:wb], text[said[k][0] : said[k][1]])
-                    ),
-                    None,
-                )
-                if (
-                    again is None
-                    or again + 1 >= len(said)
-                    or len(_words(text[wb : said[again][0]])) > REPEAT_REACH
-                ):
-                    continue
-                (_, ab, _), (ra, rb, right) = said[again], said[again + 1]
-                between = _words(text[ab:ra])
-                if len(between) > RIGHT_REACH or any(w in _COORDINATORS for w in between):
-                    continue
-                if not _differ(family, (text[wa:wb], wrong), (text[ra:rb], right)):
-                    continue
-                marker = " ".join(text[wb:ra].strip(" ,;:.-\u2013\u2014").split())
-                start = sentence.start
-                found.append(
-                    Correction(
-                        marker, doc.span(start + wa, start + wb), doc.span(start + ra, start + rb), family
-                    )
-                )
-                break
+    found: list[_Found] = []
+    for family, said in values.items():
+        for i, (wa, wb, wrong) in enumerate(said):
+            later = [
+                k for k in range(i + 1, len(said)) if _same_said(text[wa:wb], text[said[k][0] : said[k][1]])
+            ]
+            again = later[0] if later else None
+            if (
+                again is None
+                or again + 1 >= len(said)
+                or len(_words(text[wb : said[again][0]])) > REPEAT_REACH
+            ):
+                continue
+            (_, ab, _), (ra, rb, right) = said[again], said[again + 1]
+            between = _words(text[ab:ra])
+            if len(between) > RIGHT_REACH or any(w in _COORDINATORS for w in between):
+                continue
+            if not _differ(family, (text[wa:wb], wrong), (text[ra:rb], right)):
+                continue
+            marker = " ".join(text[wb:ra].strip(" ,;:.-\u2013\u2014").split())
+            found.append((marker, (wa, wb), (ra, rb), family))
+            break
     return found
 
 
@@ -395,9 +403,8 @@ def cut_off_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]
     found = []
     for sentence in sentences:
         for m in _CUT_OFF.finditer(doc.text, sentence.start, sentence.end):
-            right_a, right_b = right_phrase(
-                doc, m.end() + (len(doc.text[m.end() :]) - len(doc.text[m.end() :].lstrip())), sentence.end
-            )
+            after = doc.text[m.end() : sentence.end]
+            right_a, right_b = right_phrase(doc, m.end() + len(after) - len(after.lstrip()), sentence.end)
             if right_b <= right_a:
                 continue
             cut = m.group("cut")
@@ -420,30 +427,22 @@ def cut_off_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]
     return found
 
 
-def near_name_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]:
+def _near_name(text: str, names: list[tuple[int, int, str]]) -> list[_Found]:
     """A name, a comma, and a name spelled nearly the same in its place ("Dunmore Partners,
     Dunmere Partners, I meant to say", "Kazimierz Nowak, Nowicki", "Brightwell, Brightmoor,
     sorry"): speakers slip to a name that sounds like the right one, and names in a list rarely
     start alike. Not when the list goes on ("and", "or", or a third name after the second)."""
-    found = []
-    for sentence in sentences:
-        text = sentence.text
-        names = _whole_names(text, phrase_values(text, doc)["name"])
-        for k in range(len(names) - 1):
-            (wa, wb, wrong), (ra, rb, right) = names[k], names[k + 1]
-            if text[wb:ra].strip() != "," or not _sounds_alike(wrong.split(), right.split()):
-                continue
-            after = _words(text[rb:])
-            if after[:1] and after[0] in _COORDINATORS:
-                continue
-            if k + 2 < len(names) and len(_words(text[rb : names[k + 2][0]])) <= 1:
-                continue  # a third name straight after: a list
-            start = sentence.start
-            found.append(
-                Correction(
-                    "(said again)", doc.span(start + wa, start + wb), doc.span(start + ra, start + rb), "name"
-                )
-            )
+    found: list[_Found] = []
+    for k in range(len(names) - 1):
+        (wa, wb, wrong), (ra, rb, right) = names[k], names[k + 1]
+        if text[wb:ra].strip() != "," or not _sounds_alike(wrong.split(), right.split()):
+            continue
+        after = _words(text[rb:])
+        if after[:1] and after[0] in _COORDINATORS:
+            continue
+        if k + 2 < len(names) and len(_words(text[rb : names[k + 2][0]])) <= 1:
+            continue  # a third name straight after: a list
+        found.append(("(said again)", (wa, wb), (ra, rb), "name"))
     return found
 
 

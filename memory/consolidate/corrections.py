@@ -45,9 +45,8 @@ from memory.consolidate.correction_rules import (
     contrast_corrections,
     cue_corrections,
     cut_off_corrections,
-    near_name_corrections,
-    repeated_corrections,
     retrace_corrections,
+    said_again_corrections,
 )
 from memory.text.doc import Doc, Sentence
 from memory.text.fact_parse import parsed
@@ -130,8 +129,7 @@ def find_corrections(doc: Doc, min_confidence: float = MIN_CONFIDENCE) -> list[C
     MIN_CONFIDENCE)."""
     found = cue_corrections(doc, doc.sentences)
     others = retrace_corrections(doc, doc.sentences) + contrast_corrections(doc, doc.sentences)
-    others += repeated_corrections(doc, doc.sentences) + cut_off_corrections(doc, doc.sentences)
-    others += near_name_corrections(doc, doc.sentences)
+    others += said_again_corrections(doc, doc.sentences) + cut_off_corrections(doc, doc.sentences)
     for c in others:
         overlapping = [o for o in found if c.wrong.start < o.right.end and o.wrong.start < c.right.end]
         # a strong cue links whatever it follows ("Harrowfield Systems, I meant to say" read as
