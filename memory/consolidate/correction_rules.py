@@ -125,14 +125,16 @@ _CLOCK = re.compile(r"\d{2}:\d{2}")
 # own. 3 -> 5 changed only charity-fundraising (4 -> 5 of 8 read; no decoy, no other set moved,
 # docs/benchmarks.md).
 MAX_EDIT_WORDS = 5
+# The most words of its frame a retrace says again before the value ("set for the fourth").
+MAX_FRAME_WORDS = 3
 
 
-def _phrases(doc: Doc, sentence: Sentence) -> list[tuple[int, int]]:
+def sentence_phrases(doc: Doc, sentence: Sentence) -> list[tuple[int, int]]:
     out, at = [], sentence.start
     for m in _PHRASE_BREAK.finditer(doc.text, sentence.start, sentence.end):
         around = (
-            _words(doc.text[max(at, m.start() - 12) : m.start()])[-1:]
-            + _words(doc.text[m.end() : m.end() + 12])[:1]
+            words(doc.text[max(at, m.start() - 12) : m.start()])[-1:]
+            + words(doc.text[m.end() : m.end() + 12])[:1]
         )
         if "-" in m.group() and len(around) == 2 and all(w in NUMBER_WORDS for w in around):
             continue
@@ -150,10 +152,18 @@ def _phrases(doc: Doc, sentence: Sentence) -> list[tuple[int, int]]:
 def _day_named(text: str) -> bool:
     """A date said by its day of the month ("the 3rd", "the tenth of September"), not only by a
     weekday or a relative word ("on Tuesday", "tomorrow")."""
-    return bool(re.search(r"\d", text)) or any(w in MONTHS for w in _words(text))
+    return bool(re.search(r"\d", text) or _ORDINAL_WORD.search(text)) or any(w in MONTHS for w in words(text))
 
 
-def _differ(family: str, a: tuple[str, str], b: tuple[str, str]) -> bool:
+# A day of the month said as an ordinal word ("the twenty-first", "the thirteenth").
+_ORDINAL_WORD = re.compile(
+    r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\w+teenth|"
+    r"twentieth|thirtieth)\b",
+    re.I,
+)
+
+
+def differ(family: str, a: tuple[str, str], b: tuple[str, str]) -> bool:
     """Two values (text, value) of one family that cannot both hold: different numbers, two
     different times, two different days said the same way (two weekdays, or two dates by their day
     of the month, not "the 3rd, the 3rd of September"). A weekday and a date, or a time and a day,
@@ -175,7 +185,7 @@ def _differ(family: str, a: tuple[str, str], b: tuple[str, str]) -> bool:
     return a_value != b_value
 
 
-def _words(text: str) -> list[str]:
+def words(text: str) -> list[str]:
     return [w.lower() for w in re.findall(r"[\w'’.-]+", text)]
 
 
@@ -194,16 +204,14 @@ def _weekday_of(said: str, day: str) -> bool:
     for year in (meant.year - 1, meant.year, meant.year + 1):
         with contextlib.suppress(ValueError):  # the 29th of February
             weekdays.add(meant.replace(year=year).strftime("%A").lower())
-    return bool(_words(said)) and _words(said)[-1] in weekdays
+    return bool(words(said)) and words(said)[-1] in weekdays
 
 
 def _list_goes_on(phrase: str, values: list[tuple[int, int, str]]) -> bool:
     """The phrase after a retrace's second phrase continues a list: it opens with "and" / "or" or
     with a value of the same kind ("on the 3rd, on the 4th, on the 5th")."""
-    words = _words(phrase)
-    return bool(words) and (
-        words[0] in _COORDINATORS or any(len(_words(phrase[:a])) <= 2 for a, _, _ in values)
-    )
+    said = words(phrase)
+    return bool(said) and (said[0] in _COORDINATORS or any(len(words(phrase[:a])) <= 2 for a, _, _ in values))
 
 
 def retrace_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]:
@@ -218,7 +226,7 @@ def retrace_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]
     in a row are mostly lists."""
     found: list[Correction] = []
     for sentence in sentences:
-        phrases = _phrases(doc, sentence)
+        phrases = sentence_phrases(doc, sentence)
         for k, (la, lb) in enumerate(phrases):
             # the editing term between the two phrases: none, or a few phrases ("uh, strike that")
             for skip in range(MAX_EDIT_WORDS + 1):
@@ -226,9 +234,7 @@ def retrace_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]
                 if r >= len(phrases):
                     break
                 middle = doc.text[phrases[k + 1][0] : phrases[r - 1][1]] if skip else ""
-                if skip and (
-                    len(_words(middle)) > MAX_EDIT_WORDS or any(phrase_values(middle, doc).values())
-                ):
+                if skip and (len(words(middle)) > MAX_EDIT_WORDS or any(phrase_values(middle, doc).values())):
                     break
                 ra, rb = phrases[r]
                 left, right = doc.text[la:lb], doc.text[ra:rb]
@@ -241,25 +247,36 @@ def retrace_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]
                         continue
                     w_start, w_end, wrong = lv[family][-1]
                     r_start, r_end, right_value = rv[family][0]
+                    # the repair's day said again as its weekday, or the repair said again whole
+                    # ("the twenty-ninth, the twenty-ninth of June"), continues no list
                     following = [
-                        v for v in av.get(family, []) if not _weekday_of(after[v[0] : v[1]], right_value)
+                        v
+                        for v in av.get(family, [])
+                        if not _weekday_of(after[v[0] : v[1]], right_value)
+                        and differ(family, (right[r_start:r_end], right_value), (after[v[0] : v[1]], v[2]))
                     ]
                     if _list_goes_on(after, following):
                         continue
-                    if not _differ(family, (left[w_start:w_end], wrong), (right[r_start:r_end], right_value)):
+                    if not differ(family, (left[w_start:w_end], wrong), (right[r_start:r_end], right_value)):
                         continue
-                    unit = _words(left[w_end:])
-                    before_right, after_right = _words(right[:r_start]), _words(right[r_end:])
+                    unit = words(left[w_end:])
+                    before_right, after_right = words(right[:r_start]), words(right[r_end:])
                     # after the value: the unit said again ("four lines, five lines, for the oat
                     # drink"), or nothing, or only an editing term said after the repair ("the 14th
                     # sorry": Disfl-QA's marker words, repair_features.marker_flags)
                     unit_again = bool(unit) and after_right[: len(unit)] == unit
                     editing = bool(after_right) and all(marker_flags(after_right))
-                    if not (unit_again or editing or not (unit or after_right)) or len(before_right) > 2:
+                    # the sentence may go on after a repair that says its frame again, when the
+                    # slip ended its phrase ("is on Thursday, is on Friday after lunch"); not two
+                    # values each with words of its own ("at ten on Mondays, at eleven on Fridays")
+                    goes_on = bool(before_right) and not unit
+                    if not (unit_again or editing or goes_on or not (unit or after_right)):
+                        continue
+                    if len(before_right) > MAX_FRAME_WORDS:
                         continue
                     if family == "number" and not (skip or before_right or unit_again or editing):
                         continue  # two numbers side by side, nothing said again: "twenty eight, three"
-                    said_before = _words(left[:w_start])
+                    said_before = words(left[:w_start])
                     if before_right and said_before[-len(before_right) :] != before_right:
                         continue
                     if len(said_before) <= len(before_right):
@@ -305,7 +322,7 @@ def contrast_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction
             kind, wrong_at, right_at = matched
             # both sides are the value and at most a word before it ("um zehn", "in Munich"): not
             # two clauses ("not that we lack 40 seats, but the budget is 12,000")
-            if len(_words(wrong[:wrong_at])) > 2 or len(_words(right[:right_at])) > 4:
+            if len(words(wrong[:wrong_at])) > 2 or len(words(right[:right_at])) > 4:
                 continue
             found.append(
                 Correction(
@@ -361,14 +378,14 @@ def _repeated(text: str, values: dict[str, list[tuple[int, int, str]]]) -> list[
             if (
                 again is None
                 or again + 1 >= len(said)
-                or len(_words(text[wb : said[again][0]])) > REPEAT_REACH
+                or len(words(text[wb : said[again][0]])) > REPEAT_REACH
             ):
                 continue
             (_, ab, _), (ra, rb, right) = said[again], said[again + 1]
-            between = _words(text[ab:ra])
+            between = words(text[ab:ra])
             if len(between) > RIGHT_REACH or any(w in _COORDINATORS for w in between):
                 continue
-            if not _differ(family, (text[wa:wb], wrong), (text[ra:rb], right)):
+            if not differ(family, (text[wa:wb], wrong), (text[ra:rb], right)):
                 continue
             marker = " ".join(text[wb:ra].strip(" ,;:.-\u2013\u2014").split())
             found.append((marker, (wa, wb), (ra, rb), family))
@@ -377,13 +394,13 @@ def _repeated(text: str, values: dict[str, list[tuple[int, int, str]]]) -> list[
 
 
 def _same_said(a: str, b: str) -> bool:
-    return _words(a) == _words(b) and bool(_words(a))
+    return words(a) == words(b) and bool(words(a))
 
 
-def _whole_names(text: str, words: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+def _whole_names(text: str, names: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
     """Name words said one after the other as one name ("Wen Li")."""
     out: list[tuple[int, int, str]] = []
-    for a, b, value in words:
+    for a, b, value in names:
         if out and not text[out[-1][1] : a].strip():
             out[-1] = (out[-1][0], b, f"{out[-1][2]} {value}")
         else:
@@ -394,7 +411,11 @@ def _whole_names(text: str, words: list[tuple[int, int, str]]) -> list[tuple[int
 # A word cut off by a dash, then the words said instead: "Bartho— Barnaby Quayle", "sixty— sixty-five
 # thousand", "thr— two point three million" (a dash straight after the word's letters, then a space;
 # not "pre- and post-war").
-_CUT_OFF = re.compile(r"(?<![\w-])(?P<cut>\w+)[\u2014\u2013-](?=\s+(?!and\b|or\b|und\b|oder\b)\w)", re.I)
+# A transcript may set a comma after the break ("one point f-, one point four"), and the broken word
+# may be the second part of a hyphened number ("fifty-ei-, fifty-three").
+_CUT_OFF = re.compile(
+    r"(?<![\w-])(?P<cut>\w+(?:-\w+)?)[\u2014\u2013-](?=,?\s+(?!and\b|or\b|und\b|oder\b)\w)", re.I
+)
 
 
 def cut_off_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]:
@@ -404,11 +425,11 @@ def cut_off_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]
     for sentence in sentences:
         for m in _CUT_OFF.finditer(doc.text, sentence.start, sentence.end):
             after = doc.text[m.end() : sentence.end]
-            right_a, right_b = right_phrase(doc, m.end() + len(after) - len(after.lstrip()), sentence.end)
+            right_a, right_b = right_phrase(doc, m.end() + len(after) - len(after.lstrip(" ,")), sentence.end)
             if right_b <= right_a:
                 continue
             cut = m.group("cut")
-            right_words = _words(doc.text[right_a:right_b])
+            right_words = words(doc.text[right_a:right_b])
             # the repair takes up where the word broke off, or says a value of the kind the cut
             # word began ("sixty— sixty-five", "Thurs— Friday", "Rotte— the Antwerp office")
             matched = match_values(cut, doc.text[right_a:right_b], doc)
@@ -421,10 +442,23 @@ def cut_off_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]
                 continue
             found.append(
                 Correction(
-                    "(cut off)", doc.span(m.start("cut"), m.end("cut")), doc.span(right_a, right_b), kind
+                    "(cut off)",
+                    doc.span(_retraced_from(doc, sentence, m.start("cut"), right_words), m.end("cut")),
+                    doc.span(right_a, right_b),
+                    kind,
                 )
             )
     return found
+
+
+def _retraced_from(doc: Doc, sentence: Sentence, cut_at: int, right_words: list[str]) -> int:
+    """Where the taken-back words start: before the cut word, the words the repair says again
+    ("one point f-, one point four million": from "one")."""
+    before = list(re.finditer(r"[\w'’.-]+", doc.text[sentence.start : cut_at]))
+    for n in range(min(len(before), len(right_words) - 1), 0, -1):
+        if [w.group().lower() for w in before[-n:]] == right_words[:n]:
+            return sentence.start + before[-n].start()
+    return cut_at
 
 
 def _near_name(text: str, names: list[tuple[int, int, str]]) -> list[_Found]:
@@ -437,11 +471,11 @@ def _near_name(text: str, names: list[tuple[int, int, str]]) -> list[_Found]:
         (wa, wb, wrong), (ra, rb, right) = names[k], names[k + 1]
         if text[wb:ra].strip() != "," or not _sounds_alike(wrong.split(), right.split()):
             continue
-        after = _words(text[rb:])
+        after = words(text[rb:])
         if after[:1] and after[0] in _COORDINATORS:
             continue
-        if k + 2 < len(names) and len(_words(text[rb : names[k + 2][0]])) <= 1:
-            continue  # a third name straight after: a list
+        if k + 2 < len(names) and len(words(text[rb : names[k + 2][0]])) <= 1 and names[k + 2][2] != right:
+            continue  # a third name straight after: a list (not the right one said again)
         found.append(("(said again)", (wa, wb), (ra, rb), "name"))
     return found
 

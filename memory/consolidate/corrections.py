@@ -48,6 +48,7 @@ from memory.consolidate.correction_rules import (
     retrace_corrections,
     said_again_corrections,
 )
+from memory.consolidate.retractions import retraction_corrections
 from memory.text.doc import Doc, Sentence
 from memory.text.fact_parse import parsed
 from memory.text.repair_features import NO_POS, parts_of_speech, tokenise
@@ -130,6 +131,7 @@ def find_corrections(doc: Doc, min_confidence: float = MIN_CONFIDENCE) -> list[C
     found = cue_corrections(doc, doc.sentences)
     others = retrace_corrections(doc, doc.sentences) + contrast_corrections(doc, doc.sentences)
     others += said_again_corrections(doc, doc.sentences) + cut_off_corrections(doc, doc.sentences)
+    others += retraction_corrections(doc, doc.sentences)
     for c in others:
         overlapping = [o for o in found if c.wrong.start < o.right.end and o.wrong.start < c.right.end]
         # a strong cue links whatever it follows ("Harrowfield Systems, I meant to say" read as

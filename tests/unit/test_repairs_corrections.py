@@ -273,3 +273,84 @@ def test_a_value_repeated_or_cut_off_is_taken_back(text: str, wrong: str, right:
 )
 def test_values_said_twice_or_dashes_that_take_nothing_back(text: str) -> None:
     assert find_corrections(doc_of(text)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "wrong", "right", "kind"),
+    [
+        # the words between say the slip, in words no cue list holds
+        ("The rollout covers nine depots, ugh, that's not right, it's eleven depots, all in the south.",
+         "nine", "eleven depots", "number"),
+        ("The auditors arrive on the 5th of May — blast, misread my diary — the 8th of May.",
+         "the 5th of May", "the 8th of May", "date"),
+        ("Send it to Halloran, strike that, Hallett, she runs procurement now.",
+         "Halloran", "Hallett", "name"),
+        # after "no", the correcting value is in the phrase after the stretch
+        ("The vote is on Tuesday — no, that's wrong, it's on Wednesday, after the AGM.",
+         "Tuesday", "Wednesday", "date"),
+        # said after the repair
+        ("The shuttle leaves at seven, at eight, apologies, from the north gate.", "seven", "eight", "date"),
+        ("We budgeted thirty thousand, forty thousand, my error, for the pilot year.",
+         "thirty thousand", "forty thousand", "number"),
+    ],
+)  # fmt: skip
+def test_words_that_say_a_slip_take_a_value_back(text: str, wrong: str, right: str, kind: str) -> None:
+    found = [(c.wrong.text, c.right.text, c.kind) for c in find_corrections(doc_of(text))]
+    assert any(wrong in w and right in r and k == kind for w, r, k in found), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sorry, long week, but the launch stays on the 9th of June.",
+        "Still no Danish partner signed, and the board meets on the 4th.",
+        "I said ten, then eleven, and then no more changes, the 3rd of June it is.",
+        # the slip named again after the repair is not a second correction
+    ],
+)
+def test_a_word_of_apology_or_no_without_a_slip_takes_nothing_back(text: str) -> None:
+    assert [(c.wrong.text, c.right.text) for c in find_corrections(doc_of(text))] == []
+
+
+def test_the_slip_named_again_is_not_corrected_back() -> None:
+    text = "The handover is on the 3rd of March, the 10th, the 10th of March, I keep saying the 3rd."
+    found = [(c.wrong.text, c.right.text) for c in find_corrections(doc_of(text))]
+    assert found and all("3rd" not in right for _, right in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "wrong", "right", "kind"),
+    [
+        # a word broken off before a comma, its frame said again
+        ("The reserve is one point f-, one point four million for the year.",
+         "one point f", "one point four million", "words"),
+        # the broken word is the second half of a hyphened number
+        ("The total is fifty-ei-, fifty-three thousand four hundred, net.",
+         "fifty-ei", "fifty-three thousand four hundred", "number"),
+        # the frame said again, and the sentence goes on after the repair
+        ("The walkthrough is on Tuesday, is on Thursday after the board, so keep it free.",
+         "on Tuesday", "is on Thursday", "date"),
+        # the repair said again whole continues no list; a day as an ordinal word is a day
+        ("The steering group meets on the fourteenth of May — the twenty-first, the twenty-first of May.",
+         "the fourteenth of May", "the twenty-first", "date"),
+        # a name put right and said again
+        ("Their buyer is Niamh Costigan, Costigan, Costello, it is Costello really.",
+         "Costigan", "Costello", "name"),
+    ],
+)  # fmt: skip
+def test_repairs_that_say_the_frame_or_the_repair_again(text: str, wrong: str, right: str, kind: str) -> None:
+    found = [(c.wrong.text, c.right.text, c.kind) for c in find_corrections(doc_of(text))]
+    assert any(wrong in w and right in r and k == kind for w, r, k in found), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # two values each with words of its own: a contrast, not a retrace
+        "We meet at ten on Mondays, at eleven on Fridays, in the small room.",
+        # a weekday and the day of the month it falls on say one day
+        "The board met on Monday, it was the Monday, the fourteenth, and approved it.",
+    ],
+)
+def test_parallel_values_and_one_day_said_twice_take_nothing_back(text: str) -> None:
+    assert [(c.wrong.text, c.right.text) for c in find_corrections(doc_of(text))] == []
