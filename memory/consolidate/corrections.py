@@ -28,6 +28,9 @@ Several readers, and a correction found by more than one is reported once:
 - Three more shapes of repair, whatever its words (correction_rules.py): a value said again only to
   be taken back, a word cut off by a dash, a name put right by one spelled nearly the same. Where a
   strong cue reads only words and one of these finds two values of one kind, the typed one wins.
+- Words that say a slip, in any words of error, apology or taking back, between two values of
+  one kind or after the repair (retractions.py): "£2.4 million, um, incorrect, it's $2.6
+  million", "on Wednesday, Friday my mistake".
 The raw transcript keeps both sides; facts and answers use the correcting words.
 
 The rule readers are in memory/consolidate/correction_rules.py; the phrases either side of a
