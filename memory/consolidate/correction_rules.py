@@ -185,6 +185,21 @@ def differ(family: str, a: tuple[str, str], b: tuple[str, str]) -> bool:
     return a_value != b_value
 
 
+def _said_again(family: str, a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """The same value said twice ("the twenty-ninth, the twenty-ninth of June"): the same value,
+    or the same day of the month with and without its month."""
+    (a_text, a_value), (b_text, b_value) = a, b
+    if a_value == b_value:
+        return True
+    return (
+        family == "date"
+        and bool(_ISO_DAY.fullmatch(a_value) and _ISO_DAY.fullmatch(b_value))
+        and _day_named(a_text)
+        and _day_named(b_text)
+        and a_value[8:] == b_value[8:]
+    )
+
+
 def words(text: str) -> list[str]:
     return [w.lower() for w in re.findall(r"[\w'’.-]+", text)]
 
@@ -253,7 +268,9 @@ def retrace_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]
                         v
                         for v in av.get(family, [])
                         if not _weekday_of(after[v[0] : v[1]], right_value)
-                        and differ(family, (right[r_start:r_end], right_value), (after[v[0] : v[1]], v[2]))
+                        and not _said_again(
+                            family, (right[r_start:r_end], right_value), (after[v[0] : v[1]], v[2])
+                        )
                     ]
                     if _list_goes_on(after, following):
                         continue
