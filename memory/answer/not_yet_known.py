@@ -28,6 +28,8 @@ _KNOWING = frozenset(
         *("announce", "specify", "mention", "check", "find", "look", "ask", "hear", "sure", "clear"),
     }
 )
+# Words that say the knowing is missing without a negation.
+_UNKNOWING = frozenset({"vague", "unclear", "unsure", "uncertain", "undecided", "unknown"})
 # Of those, the ones a speaker "needs to" do because the fact is not known yet ("I need to look up
 # the figure"); "I have to tell Jonas the date" says the opposite.
 _FINDING_OUT = frozenset({"check", "find", "look", "ask", "confirm", "hear"})
@@ -39,18 +41,18 @@ _WORD_KINDS: Mapping[str, frozenset[str]] = {
     "which": frozenset({"person", "name", "place", "time"}),
     "where": frozenset({"place"}),
     "when": frozenset({"time"}),
-    "what": frozenset({"amount", "price", "name"}),
+    "what": frozenset({"amount", "sum", "price", "name"}),
 }
 _AFTER_HOW: Mapping[str, frozenset[str]] = {
-    "much": frozenset({"amount", "price"}),
+    "much": frozenset({"amount", "sum", "price"}),
     "many": frozenset({"amount"}),
     "long": frozenset({"duration"}),
     "often": frozenset({"duration"}),
 }
 _NOUN_KINDS: Mapping[str, frozenset[str]] = {
     "name": frozenset({"person", "name"}),
-    **dict.fromkeys(("figure", "number", "amount", "total", "sum"), frozenset({"amount", "price"})),
-    **dict.fromkeys(("cost", "price", "fee", "rate", "budget"), frozenset({"price", "amount"})),
+    **dict.fromkeys(("figure", "number", "amount", "total", "sum"), frozenset({"amount", "sum", "price"})),
+    **dict.fromkeys(("cost", "price", "fee", "rate", "budget"), frozenset({"price", "sum", "amount"})),
     **dict.fromkeys(("date", "day", "deadline"), frozenset({"time"})),
     "time": frozenset({"time", "duration"}),
     **dict.fromkeys(("place", "venue", "address", "location"), frozenset({"place"})),
@@ -82,12 +84,17 @@ def not_known_kinds(text: str, asked: Collection[str] = ()) -> set[str]:
     for token in nlp.parse(text):
         if _lacks(token):
             found |= _asked_in(token, asked)
+            if token.dep_ == "acomp":  # "it's unclear who will chair": the clause hangs from "is"
+                found |= _asked_in(token.head, asked)
     return found
 
 
 def _lacks(token: Token) -> bool:
-    """A verb of knowing that is negated or owed, or "no idea"."""
+    """A verb of knowing that is negated or owed, "no idea", or a word that says the knowing is
+    missing ("vague on how many", "unclear who")."""
     if token.lemma_.lower() in ("idea", "clue") and any(c.lower_ == "no" for c in token.children):
+        return True
+    if token.lemma_.lower() in _UNKNOWING and token.pos_ in ("ADJ", "VERB"):
         return True
     lemma = token.lemma_.lower()
     if lemma not in _KNOWING or token.pos_ not in ("VERB", "AUX", "ADJ"):

@@ -90,3 +90,21 @@ def test_a_quote_that_speaks_of_the_one_asked_about_must_name_them() -> None:
     assert lacks("Their Yorkshire surveyors on the Leeds job are all booked")
     # the word used loosely is no mention: the names around it may still answer
     assert not lacks("Surveyor-wise we are covered, Dana Okafor does the Leeds job")
+
+
+def test_how_much_asks_for_a_sum_not_a_count_of_things() -> None:
+    # Phrasings written for this test, in no development set.
+    question = "How much did the caterer quote for the gala?"
+    assert question_kind(question) == "sum"
+    terms = _terms(question)
+    assert not kind_in("We had three quotes in, two from caterers in town.", "sum", terms)
+    assert kind_in("The caterer came in at eighteen thousand for the gala.", "sum", terms)
+    assert kind_in("They quoted £18,400 all in.", "sum", terms)
+    assert question_kind("How many quotes came in?") == "amount"
+
+
+def test_a_question_may_open_with_the_preposition_of_its_wh_phrase() -> None:
+    assert question_kind("On what date does the audit start?") == "time"
+    assert question_kind("By when do we owe them the plan?") == "time"
+    assert question_kind("For how long is the venue booked?") == "duration"
+    assert question_kind("Until when is the freeze?") == "time"

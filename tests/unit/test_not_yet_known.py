@@ -24,6 +24,15 @@ from memory.answer.not_yet_known import not_known_kinds, says_not_known
             "amount",
             "How much per head?",
         ),
+        # a word that says the knowing is missing, without a negation
+        ("The landlord was vague on how many desks we get", "amount", "How many desks do we get?"),
+        ("It's still unclear who will chair the panel", "person", "Who chairs the panel?"),
+        # a question that opens with its wh-phrase's preposition
+        (
+            "The inspectors will come in spring, nobody knows when",
+            "time",
+            "On what date do the inspectors come?",
+        ),
     ],
 )
 def test_what_a_sentence_says_is_not_known(sentence: str, kind: str, question: str) -> None:
