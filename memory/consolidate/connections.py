@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from memory.consolidate.fact_attributes import project_mentions
+from memory.consolidate.state import project_names
 from memory.search.connected import KEEP
 from memory.store.store import Store
 from memory.text.dates import MONTH_PATTERN, MONTHS, DateResolver, date_interval, fact_dates
@@ -283,6 +285,11 @@ def entity_candidates(store: Store, recording_id: int) -> dict[tuple[int, int], 
             c.shared.setdefault(FEATURE_OF.get(label, "name"), set()).add(value)
         if not c.shared.get("date"):
             c.overlap = _overlap(c.a, c.b)
+    # A passage that names the other project is the speaker speaking of it ("Eimear's report for
+    # Bramblecroft has landed too", "Aside, Ardcolla, Bernadette's contracts are in"): a link the
+    # speaker made, not one they did not see.
+    projects = project_names(store)
+    candidates = {pair: c for pair, c in candidates.items() if not _names_the_other(c.a, c.b, projects)}
     given = _given_name_pairs(store, recording_id)
     refs |= _segment_refs(store, {i for a_id, b_id, _ in given for i in (a_id, b_id)} - set(refs))
     for a_id, b_id, full in given:
@@ -295,6 +302,12 @@ def entity_candidates(store: Store, recording_id: int) -> dict[tuple[int, int], 
         c.labels[full] = "person"
         c.full += 1
     return candidates
+
+
+def _names_the_other(a: SegmentRef, b: SegmentRef, projects: dict[int, str]) -> bool:
+    return b.project_id in project_mentions(
+        a.text, projects, anywhere=True
+    ) or a.project_id in project_mentions(b.text, projects, anywhere=True)
 
 
 def _given_name_pairs(store: Store, recording_id: int) -> list[tuple[int, int, str]]:

@@ -130,10 +130,13 @@ def attribute_of(
     return " ".join(nearest), {stem(w, language) for w in before + after}
 
 
-def project_mentions(text: str, project_names: dict[int, str]) -> set[int]:
+def project_mentions(text: str, project_names: dict[int, str], *, anywhere: bool = False) -> set[int]:
     """Projects a sentence opens with, by a distinctive word of their name, capitalised, in its first
     words ("Oh, Kranich, the board approved ...", "Quick Harrow thing, ..."): the sentence is an
-    aside about that project. A name said later in the sentence is only mentioned."""
+    aside about that project. A name said later in the sentence is only mentioned (`anywhere`:
+    those too)."""
+    if anywhere:
+        return {pid for pid, name in project_names.items() if _client_named(text, name)}
     text = " ".join(text.split()[:ASIDE_OPENING_WORDS])
     found = set()
     for pid, name in project_names.items():
@@ -142,6 +145,23 @@ def project_mentions(text: str, project_names: dict[int, str]) -> set[int]:
                 found.add(pid)
                 break
     return found
+
+
+def _client_named(text: str, name: str) -> bool:
+    """The project's client said anywhere in the text: the first word of the project's name (of four
+    letters or more), capitalised, standing alone, not a word of a longer name ("Bramblecroft's
+    report", not the "Packaging" of "Northern Packaging Transition Fund" for brackenridge-packaging)."""
+    word = next((w for w in re.split(r"[-_\s]+", name) if len(w) >= 4), None)
+    if word is None:
+        return False
+    for m in re.finditer(rf"\b{re.escape(word.capitalize())}\b", text):
+        before = text[: m.start()].split()[-1:]
+        after = text[m.end() :]
+        joined_before = bool(before) and before[0][:1].isupper() and before[0][-1] not in ",.;:!?—–-"
+        joined_after = bool(re.match(r"\s+[A-ZÄÖÜ]", after))
+        if not (joined_before or joined_after):
+            return True
+    return False
 
 
 # Values a verb can set "to": a sum, a count or a day ("reworked my price to 16,750 pounds"), not a

@@ -124,6 +124,8 @@ NOTES = [
             "Rowan Library notes, the archive move is the topic.",
             "The move itself is run by Maggie, the freelance coordinator the council uses.",
             "The shelving supplier's contact is Gareth Pryce.",
+            # names the other project mid-sentence: the speaker made this link (no aside, no connection)
+            "I still owe the invoice to Arvid Lindqvist for the Fenwick work from January, by the way.",
             "I present the archive plan to the trustees on Thursday the 9th of April at two o'clock.",
         ],
     ),
@@ -329,3 +331,9 @@ def test_a_given_name_alone_connects_to_the_only_full_name_it_can_be(library: Li
     assert len(maggie) == 1 and maggie[0].kind == "person"
     assert {maggie[0].a.project, maggie[0].b.project} == {"Kestrel Dental", "Rowan Library"}
     assert not [c for c in found if "gareth" in c.shared.lower()]
+
+
+def test_a_passage_that_names_the_other_project_connects_nothing(library: Library) -> None:
+    # "… to Arvid Lindqvist for the Fenwick work …" in a Rowan note: the speaker links them aloud
+    pairs = [{c.a.project, c.b.project} for c in list_connections(library) if "arvid" in c.shared.lower()]
+    assert {"Rowan Library", "Fenwick Brewery"} not in pairs
