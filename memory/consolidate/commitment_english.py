@@ -51,6 +51,22 @@ def _aux_lemmas(t: Token) -> set[str]:
     return {c.lemma_.lower() for c in t.children if c.dep_ in ("aux", "auxpass")}
 
 
+# "have a chat / a word / a look": an act, not a thing handed over
+_LIGHT_NOUNS = frozenset(
+    {"chat", "word", "talk", "look", "go", "think", "call", "conversation", "meeting", "chance"}
+)
+
+
+def _handed_over(v: Token) -> bool:
+    """ "I'll have the report to him by Friday": "have" with a thing and someone it goes to."""
+    things = _children(v, "dobj")
+    if v.lemma_.lower() != "have" or not things or any(t.lemma_.lower() in _LIGHT_NOUNS for t in things):
+        return False
+    # the parse hangs "to him" from the verb or from the thing ("the report to him")
+    holders = [v, *_children(v, "dobj")]
+    return any(p.lower_ == "to" and _children(p, "pobj") for h in holders for p in _children(h, "prep"))
+
+
 def _is_modal(t: Token, words: frozenset[str]) -> bool:
     return any(c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ in words for c in t.children)
 
@@ -178,7 +194,12 @@ class EnglishSentence:
         lemma = p.verb.lemma_.lower()
         promiser = self._promised_by(p.owner)
         promised_presence = p.kind == "will" and lemma == "be" and promiser is not None  # "I'll be on site"
-        if p.kind in ("will", "going", "would") and lemma in NOT_DELIVERABLE and not promised_presence:
+        if (
+            p.kind in ("will", "going", "would")
+            and lemma in NOT_DELIVERABLE
+            and not promised_presence
+            and not _handed_over(p.verb)
+        ):
             return None
         if self.blocked(p):
             return None

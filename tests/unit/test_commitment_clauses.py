@@ -26,3 +26,12 @@ def owed(text: str) -> list[tuple[str, str, str]]:
 )
 def test_the_second_promise_of_a_sentence_is_its_own_speakers(text: str) -> None:
     assert owed(text) == [("me", "Jana", "the deck"), ("Markus", "me", "the data")]
+
+
+def test_having_a_thing_to_someone_by_a_day_is_owed() -> None:
+    # "have X to someone" hands X over; "have a chat to someone" is an act, not a thing
+    assert owed("I'll have the revised floor plan to Priya by Monday.") == [
+        ("me", "Priya", "the revised floor plan")
+    ]
+    assert owed("I'll have a chat to Priya about it on Monday.") == []
+    assert owed("I'll have lunch with him on Friday.") == []
