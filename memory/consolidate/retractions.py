@@ -56,6 +56,8 @@ def retraction_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correcti
     """The corrections whose editing words say a slip (see the module doc), in `sentences`."""
     found: list[Correction] = []
     for sentence in sentences:
+        if not _RETRACTION.search(sentence.text):
+            continue  # both shapes need words that say a slip; most sentences have none
         phrases = sentence_phrases(doc, sentence)
         said = _values_by_phrase(doc, sentence, phrases)
         k = 0
