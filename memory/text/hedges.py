@@ -57,13 +57,16 @@ SECOND_HAND = re.compile(
     r"angeblich|gerücht\w*|erwähnt|angedeutet|scherz\w*|laut\s+gerücht)\b",
     re.I,
 )
-# "..., but that's only for the test environments": the number is for something else.
+# "..., but that's only for the test environments": the number is for something else, or someone
+# else's ("but that's Rathmoy's number").
 QUALIFIED = re.compile(
     r"\b(?:but|though|although|aber|allerdings)\s+(?:that|this|it|those|these|das|dies|der|die)"
     r"(?:['’]s|\s+is|\s+was|\s+were|\s+are|\s+ist|\s+war|\s+sind|\s+waren)\s+"
     r"(?:(?:only|just|merely|purely|nur|bloß|lediglich)\b|(?:the|der|die|das)\s+(?:whole|entire|total|"
     r"ganze|gesamte)\b|(?:a|an|ein|eine)\s+(?:\w+\s+)?(?:bigger|smaller|larger|different|other|separate|"
-    r"größere\w*|kleinere\w*|andere\w*)\b|(?:for|für|before|vor|excluding|without|ohne|not|nicht)\b)",
+    r"größere\w*|kleinere\w*|andere\w*)\b|(?:for|für|before|vor|excluding|without|ohne|not|nicht)\b|"
+    # someone else's: "but that's Rathmoy's number"
+    r"(?-i:[A-ZÄÖÜ])[\w-]+['’]s\b)",
     re.I,
 )
 # A number for another party's comparable thing: not this project's.

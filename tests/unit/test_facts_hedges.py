@@ -46,6 +46,8 @@ def facts_of(*texts: str, spoken_at: str = "2026-02-10T09:30:00") -> list[FactIn
         "Die Schulung ist nicht am dritten April.",
         "The tentative go-live is the 3rd of June.",
         "The hospice up the road paid 140,000 pounds for something similar.",
+        # someone else's number, said so after it
+        "The trust next door pays 45,000 a year for hosting, but that's Kelby's figure, not ours.",
         "It seems the go-live moves to the 3rd of June.",
         # history: a year gone by says when, so it is not how things stand (spoken in 2026)
         "Their first capital campaign, back in 2011, brought in 380,000 pounds.",
@@ -64,6 +66,7 @@ def test_what_is_not_asserted_is_never_a_stated_fact(text: str) -> None:
         ("The licence budget is ninety-five thousand pounds.", "ninety-five thousand pounds"),
         ("Das Budget für die Schulungen liegt bei 45.000 Euro.", "45.000 Euro"),
         ("The deposit was 20,000 pounds, and that's the date the board wants.", "20,000 pounds"),
+        ("The budget is forty thousand pounds, but that's everyone's worry now.", "forty thousand pounds"),
         # a "not" after the value sets it against what goes
         (
             "We're now planning for three hundred and forty guests, not the figure from the pitch.",
