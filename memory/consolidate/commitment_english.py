@@ -175,6 +175,8 @@ class EnglishSentence:
                     return True
                 if c.dep_ == "advcl" and any(m.lower_ in CONDITIONS for m in _children(c, "mark")):
                     return True
+                if c.dep_ == "advmod" and c.lower_ == "long" and _children(c, "advcl"):
+                    return True  # "as long as …", "so long as …": a condition
             if _is_modal(t, TENTATIVE_MODALS):
                 return True
         t = p.owner
@@ -211,6 +213,9 @@ class EnglishSentence:
         if recipient is None and promiser is not None:
             recipient = next((o for o in _children(promiser, "dative", "dobj") if self._personal(o)), None)
         to_whom = self.party(recipient) if recipient is not None else None
+        undertaken = p.kind in ("owe", "promise") or promiser is not None or self._reported(p.owner)
+        if lemma == "get" and to_whom is None and not undertaken:
+            return None  # "we'll get a demo next week": getting is receiving unless it goes to someone
         if thing is not None:
             if lemma == "do" and thing.lower_ in THING_PRONOUNS:
                 return None  # "I'll do that on Friday": an action named before, not a thing
@@ -225,7 +230,6 @@ class EnglishSentence:
         if thing is not None and thing.i > last:  # a pseudo-cleft's thing, said after "is"
             last = max([t.i for t in self._until_stop(list(thing.subtree), thing)] + [last])
         due = self.due_in(first, last)
-        undertaken = p.kind in ("owe", "promise") or promiser is not None or self._reported(p.owner)
         if not undertaken and to_whom is None and due is None:
             return None  # "they'll just email parents for now": nothing owed to anyone by any time
         if agent is not None and not self._named(agent) and to_whom is None:

@@ -35,3 +35,12 @@ def test_having_a_thing_to_someone_by_a_day_is_owed() -> None:
     ]
     assert owed("I'll have a chat to Priya about it on Monday.") == []
     assert owed("I'll have lunch with him on Friday.") == []
+
+
+def test_getting_a_thing_for_oneself_or_under_a_condition_is_not_owed() -> None:
+    # getting is receiving unless it goes to someone, or is promised
+    assert owed("We'll get a second quote next week.") == []
+    assert owed("I'll get the deck to Jana by Friday.") == [("me", "Jana", "the deck")]
+    assert owed("Ruth promised to get the payroll file out of Leeds by Friday.")[0][:2] == ("Ruth", None)
+    # "as long as …" is a condition
+    assert owed("He said he'd sign it as long as the price is fixed.") == []
