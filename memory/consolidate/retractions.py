@@ -100,7 +100,7 @@ def _last_value(doc: Doc, phrase: tuple[int, int], values: dict) -> tuple[str, i
     best = None
     for family in FAMILIES:
         for a, b, value in values[family]:
-            if best is None or a > best[1] - phrase[0]:
+            if best is None or a > best[1]:
                 best = (family, a, b, value)
     if best is None:
         return None

@@ -77,10 +77,11 @@ _MONTH_ALONE = re.compile(
     rf"(?:the\s+)?(?:end\s+of\s+)?(?P<m>{MONTH_PATTERN})\b",
     re.I,
 )
-# an hour said with its part of the day needs no "at": "two in the afternoon", "nine in the morning"
+# an hour said with its part of the day, or "o'clock", needs no "at": "two in the afternoon", "nine
+# in the morning", "ten o'clock I should say"
 _DAYPART_TIME = re.compile(
     rf"\b(?P<h>\d{{1,2}}|{NUMBER_WORD_PATTERN})(?P<mi>)\s+"
-    r"(?P<ap>in the morning|in the afternoon|in the evening)\b",
+    r"(?P<ap>in the morning|in the afternoon|in the evening|o['’]clock\b|a\.m\.|p\.m\.)",
     re.I,
 )
 _YEAR = re.compile(r"(?<![\d,.])\b(?P<y>(?:19|20)\d{2})\b(?![\d,.]\d)")

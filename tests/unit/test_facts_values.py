@@ -158,3 +158,16 @@ def test_german_number_words_in_quantities_and_dates() -> None:
     assert dates("Das Projekt endet in dreiundzwanzig Tagen.", "de") == [
         ("in dreiundzwanzig Tagen", "2026-03-05")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("The call moved, it's ten o'clock now.", "10:00"),
+        ("Doors open eleven o'clock sharp.", "11:00"),
+        ("Pickup is six p.m. from the hotel.", "18:00"),
+    ],
+)
+def test_an_hour_with_o_clock_or_a_part_of_the_day_needs_no_at(text: str, value: str) -> None:
+    when = datetime(2026, 3, 2, 9, 0)
+    assert [e.value for e in fact_dates(text, DateResolver(when), "en") if e.kind == "time"] == [value]

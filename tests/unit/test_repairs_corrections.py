@@ -290,6 +290,9 @@ def test_values_said_twice_or_dashes_that_take_nothing_back(text: str) -> None:
          "Tuesday", "Wednesday", "date"),
         # said after the repair
         ("The shuttle leaves at seven, at eight, apologies, from the north gate.", "seven", "eight", "date"),
+        # the value the first phrase ends on, a clock time said another way after it
+        ("The site call is Mondays at nine, eight o'clock I should say, before the crews arrive.",
+         "at nine", "eight o'clock", "date"),
         ("We budgeted thirty thousand, forty thousand, my error, for the pilot year.",
          "thirty thousand", "forty thousand", "number"),
     ],
