@@ -208,12 +208,34 @@ def _chosen_over_another(ps: ParsedSentence, v: Value) -> bool:
     return bool(chosen_over(ps.path(anchor), {t.i for t in ps.tokens_in(v.start, v.end)}))
 
 
+def _new_holder(ps: ParsedSentence, v: Value) -> bool:
+    """A name said to be the *new* holder of a role ("the new site manager is Martina Oswald", "their
+    new contact, Harriet Mbeki"): the role changed hands (spaCy's parse: "new" on the noun the name
+    is said to be, by the copula or in apposition)."""
+    if v.kind not in ("person", "name") or ps.tokens is None or (anchor := ps.anchor(v.start, v.end)) is None:
+        return False
+    if anchor.dep_ == "appos" or anchor.head.dep_ == "appos":
+        roles = [anchor.head] if anchor.dep_ == "appos" else [anchor.head.head]
+    elif anchor.dep_ in ("attr", "nsubj") and anchor.head.lemma_ == "be":
+        roles = [c for c in anchor.head.children if c.dep_ in ("attr", "nsubj") and c is not anchor]
+    else:
+        return False
+    return any(
+        r.pos_ == "NOUN" and any(c.dep_ == "amod" and c.lower_ == "new" for c in r.children) for r in roles
+    )
+
+
 def is_change(ps: ParsedSentence, doc: Doc, v: Value, clauses: list[tuple[int, int]], index: int) -> bool:
     text = doc.text[clauses[max(0, index - 1)][0] : clauses[index][1]]
     if NO_CHANGE.search(doc.text[clauses[index][0] : clauses[index][1]]):
         return False
     if not CHANGE.search(text):
-        return _changed_to(ps, v) or _verb_says_change(ps, v) or _chosen_over_another(ps, v)
+        return (
+            _changed_to(ps, v)
+            or _verb_says_change(ps, v)
+            or _chosen_over_another(ps, v)
+            or _new_holder(ps, v)
+        )
     if ps.tokens is not None:  # "two new customers": new things, not a changed value
         for t in ps.tokens_in(v.start, v.end):
             if t.head.pos_ == "NOUN" and any(

@@ -210,6 +210,9 @@ def test_changes_and_plain_statements() -> None:
         ("Omar Castell, our finance lead, has taken over the budget.", "Omar Castell", True),
         ("Lena Varga, who runs the kitchen, has agreed to lead the tasting instead.", "Lena Varga", True),
         ("Lena Varga, who runs the kitchen, has agreed to lead the tasting.", "Lena Varga", False),
+        # the new holder of a role
+        ("The new site engineer is Tomas Brandl.", "Tomas Brandl", True),
+        ("Tomas Brandl is the site engineer.", "Tomas Brandl", False),
     ],
 )
 def test_a_value_a_verb_sets_something_to_is_a_change(text: str, value: str, changed: bool) -> None:
