@@ -50,6 +50,8 @@ MAX_OPENING_WORDS = 3
 # The most words after the taken-back value in its own phrase ("the Dublin site", "ten hours").
 MAX_TRAILING_WORDS = 2
 FAMILIES = ("date", "number", "name")
+Phrases = list[tuple[int, int]]  # a sentence's phrases (memory/consolidate/correction_rules.py)
+Values = dict[str, list[tuple[int, int, str]]]  # a phrase's values by family (correction_phrases.py)
 
 
 def retraction_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]:
@@ -73,7 +75,7 @@ def retraction_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correcti
     return found
 
 
-def _values_by_phrase(doc: Doc, sentence: Sentence, phrases: list[tuple[int, int]]) -> list[dict]:
+def _values_by_phrase(doc: Doc, sentence: Sentence, phrases: Phrases) -> list[Values]:
     """Each phrase's values (offsets into the phrase). Numbers and dates are read phrase by phrase
     ("thirty thousand, forty thousand" is two numbers), names from the whole sentence: a name that
     opens a phrase inside it is still a name ("…, strike that, Hallett")."""
@@ -94,7 +96,7 @@ def _named_again(doc: Doc, sentence: Sentence, taken: Correction) -> bool:
     return bool(right) and any(v == right[0][2] for _, _, v in before)
 
 
-def _last_value(doc: Doc, phrase: tuple[int, int], values: dict) -> tuple[str, int, int, str] | None:
+def _last_value(doc: Doc, phrase: tuple[int, int], values: Values) -> tuple[str, int, int, str] | None:
     """The value a phrase ends on (at most MAX_TRAILING_WORDS words after it): (family, start, end,
     comparable value), offsets in the doc."""
     best = None
@@ -110,7 +112,7 @@ def _last_value(doc: Doc, phrase: tuple[int, int], values: dict) -> tuple[str, i
     return family, phrase[0] + a, phrase[0] + b, value
 
 
-def _first_value(values: dict, family: str) -> tuple[int, int, str] | None:
+def _first_value(values: Values, family: str) -> tuple[int, int, str] | None:
     return min(values[family], default=None)
 
 
@@ -119,7 +121,7 @@ def _stretch(doc: Doc, a: int, b: int) -> bool:
     return len(words(text)) <= MAX_STRETCH_WORDS and bool(_RETRACTION.search(text))
 
 
-def _between(doc: Doc, phrases: list, said: list, k: int) -> Correction | None:
+def _between(doc: Doc, phrases: Phrases, said: list[Values], k: int) -> Correction | None:
     """Phrase k ends on a value; then phrases with no value that say a slip (or the slip said at
     the start of the phrase that holds the correcting value); then that value."""
     wrong = _last_value(doc, phrases[k], said[k])
@@ -139,10 +141,10 @@ def _between(doc: Doc, phrases: list, said: list, k: int) -> Correction | None:
         opening = doc.text[ra:stretch_end]
         # the stretch: the phrases between, and what the correcting phrase says before its value
         gap = doc.text[phrases[k + 1][0] : stretch_end] if r > k + 1 else opening
+        # the slip said from the wrong value on, or from the end of its phrase ("the Dublin site")
         if not _stretch(doc, wb, stretch_end) and not _stretch(doc, phrases[k][1], stretch_end):
             return None
-        said_gap = words(gap)
-        if len(said_gap) > MAX_STRETCH_WORDS + MAX_OPENING_WORDS:
+        if len(words(gap)) > MAX_STRETCH_WORDS + MAX_OPENING_WORDS:
             return None
         after_cue = _RETRACTION.split(opening)[-1]
         if len(words(after_cue)) > MAX_OPENING_WORDS:
@@ -155,7 +157,7 @@ def _between(doc: Doc, phrases: list, said: list, k: int) -> Correction | None:
     return None
 
 
-def _after(doc: Doc, phrases: list, said: list, k: int) -> Correction | None:
+def _after(doc: Doc, phrases: Phrases, said: list[Values], k: int) -> Correction | None:
     """Phrase k ends on a value; phrase k+1 is a value of the kind with at most a few words (the
     repair); the words after it, in its phrase or the next ones, say a slip; no third value of
     the kind follows."""
@@ -193,8 +195,10 @@ def _after(doc: Doc, phrases: list, said: list, k: int) -> Correction | None:
     elif len(words(doc.text[ra:right_a] + trailing)) > MAX_OPENING_WORDS + MAX_STRETCH_WORDS:
         return None
     # a third value of the kind after the stretch: the second one was the slip (`_between` reads it)
-    for later in said[r + 1 : r + 2] if stretch_start != right_b else said[k + 2 : k + 3]:
-        if any(v not in (wrong_value, right[2]) for _, _, v in later[family]):
-            return None
+    after_stretch = r if stretch_start == right_b else r + 1
+    if after_stretch < len(phrases) and any(
+        v not in (wrong_value, right[2]) for _, _, v in said[after_stretch][family]
+    ):
+        return None
     marker = " ".join(words(trailing)[:MAX_STRETCH_WORDS]) or "(after)"
     return Correction(marker, doc.span(wa, wb), doc.span(right_a, right_b), family)
