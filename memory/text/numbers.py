@@ -185,6 +185,13 @@ _QUANTITY = re.compile(
     re.I,
 )
 _TIME_AFTER = re.compile(r"\s?(?:uhr|o['’]clock|a\.?m\.?|p\.?m\.?|h)\b", re.I)
+# What follows an hour said after "at" (memory/text/dates.py reads the same): the clause ends, its
+# minutes, or a word of when ("at nine sharp", "at two thirty", "at ten on Monday").
+_TIME_AFTER_AT = re.compile(
+    r"\s*(?:[,;!?)\u2013\u2014-]|\.(?!\d)|$|\d|(?:on|to|with|for|and|or|sharp|until|till|in|at|tomorrow|tonight|today|"
+    r"then|o['’]clock|a\.?m\b|p\.?m\b)\b)",
+    re.I,
+)
 _AT_BEFORE = re.compile(r"\b(?:at|um|gegen|ab|from|till|until|bis)\s+$", re.I)
 _PAIR = re.compile(r"\b(?P<a>[1-9]) (?P<b>[1-9]\d)\b")  # "seven eighty", converted to "7 80"
 _PERCENT = re.compile(r"\s?(?:%|percent\b|per\s+cent\b|prozent\b)", re.I)
@@ -271,8 +278,14 @@ def find_quantities(text: str, language: str = "en") -> list[Quantity]:
             or _TIME_AFTER.match(t, m.end())
         ):
             continue  # a time
-        if _AT_BEFORE.search(t[: m.start()]) and not m.group("post") and not m.group("mult") and _small(num):
-            continue  # "at two", "um zehn": a time of day
+        if (
+            _AT_BEFORE.search(t[: m.start()])
+            and not m.group("post")
+            and not m.group("mult")
+            and _small(num)
+            and (language != "en" or _TIME_AFTER_AT.match(t, m.end()))
+        ):
+            continue  # "at two", "um zehn": a time of day (not "at 23 providers": a count)
         if _IDENTIFIER_BEFORE.search(t[: m.start()]) and not m.group("post") and not m.group("pre"):
             continue  # "phase 2", "Halle 3", "version 3.2"
         value = parse_digits(num, language, t[m.end("num") :])

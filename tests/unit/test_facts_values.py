@@ -52,6 +52,7 @@ def test_numbers_are_read_however_they_are_said(text: str, language: str, expect
     "text",
     [
         "We meet at two, by phone.",  # a time
+        "It starts at one — at two o'clock, sorry.",  # a time, even before a dash
         "The call is at six fifty tomorrow.",  # a time, not 650
         "Das Treffen ist um zehn Uhr.",  # a time
         "Version 4.2 fixes the export.",  # an identifier
@@ -171,3 +172,8 @@ def test_german_number_words_in_quantities_and_dates() -> None:
 def test_an_hour_with_o_clock_or_a_part_of_the_day_needs_no_at(text: str, value: str) -> None:
     when = datetime(2026, 3, 2, 9, 0)
     assert [e.value for e in fact_dates(text, DateResolver(when), "en") if e.kind == "time"] == [value]
+
+
+def test_a_number_after_at_that_counts_something_is_no_time() -> None:
+    assert [q.value for q in find_quantities("The register is at 23 providers now.", "en")] == [23.0]
+    assert [q.value for q in find_quantities("The pilot is capped at fifteen days.", "en")] == [15.0]
