@@ -112,6 +112,15 @@ def _last_value(doc: Doc, phrase: tuple[int, int], values: Values) -> tuple[str,
     return family, phrase[0] + a, phrase[0] + b, value
 
 
+def _rival(
+    doc: Doc, family: str, phrase: tuple[int, int], value: tuple[int, int, str], right: tuple[str, str]
+) -> bool:
+    """A later value that cannot hold beside the repair (correction_rules.py `differ`): another day
+    after a day, not a day's time."""
+    a, b, said = value
+    return differ(family, right, (doc.text[phrase[0] + a : phrase[0] + b], said))
+
+
 def _first_value(values: Values, family: str) -> tuple[int, int, str] | None:
     return min(values[family], default=None)
 
@@ -152,8 +161,9 @@ def _between(doc: Doc, phrases: Phrases, said: list[Values], k: int) -> Correcti
         right_a, right_b = ra + right[0], ra + right[1]
         if not differ(family, (doc.text[wa:wb], wrong_value), (doc.text[right_a:right_b], right[2])):
             return None
-        marker = " ".join(doc.text[wb:right_a].strip(" ,;:.-\u2013\u2014").split())
-        return Correction(marker, doc.span(wa, wb), doc.span(right_a, rb), family)
+        # the taken-back words run to the end of their phrase: the value and its unit ("forty-two k")
+        marker = " ".join(doc.text[phrases[k][1] : right_a].strip(" ,;:.-\u2013\u2014").split())
+        return Correction(marker, doc.span(wa, phrases[k][1]), doc.span(right_a, rb), family)
     return None
 
 
@@ -195,10 +205,13 @@ def _after(doc: Doc, phrases: Phrases, said: list[Values], k: int) -> Correction
     elif len(words(doc.text[ra:right_a] + trailing)) > MAX_OPENING_WORDS + MAX_STRETCH_WORDS:
         return None
     # a third value of the kind after the stretch: the second one was the slip (`_between` reads it)
+    # (a rival: "Wednesday, Friday my mistake, at half nine" says Friday's time, no third day)
     after_stretch = r if stretch_start == right_b else r + 1
     if after_stretch < len(phrases) and any(
-        v not in (wrong_value, right[2]) for _, _, v in said[after_stretch][family]
+        _rival(doc, family, phrases[after_stretch], later, (doc.text[right_a:right_b], right[2]))
+        for later in said[after_stretch][family]
+        if later[2] != wrong_value  # the slip named again ("…, the nine was from the first draft")
     ):
         return None
     marker = " ".join(words(trailing)[:MAX_STRETCH_WORDS]) or "(after)"
-    return Correction(marker, doc.span(wa, wb), doc.span(right_a, right_b), family)
+    return Correction(marker, doc.span(wa, phrases[k][1]), doc.span(right_a, right_b), family)

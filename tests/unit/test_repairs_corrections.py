@@ -357,3 +357,12 @@ def test_repairs_that_say_the_frame_or_the_repair_again(text: str, wrong: str, r
 )
 def test_parallel_values_and_one_day_said_twice_take_nothing_back(text: str) -> None:
     assert [(c.wrong.text, c.right.text) for c in find_corrections(doc_of(text))] == []
+
+
+def test_a_repair_said_after_keeps_its_time_and_takes_back_the_unit() -> None:
+    # the time after the repair is the repaired day's, not a third day
+    text = "The site walk is on Wednesday, Friday my mistake, at half nine."
+    assert [(c.wrong.text, c.right.text) for c in find_corrections(doc_of(text))] == [("Wednesday", "Friday")]
+    # the taken-back words are the value and its unit; the marker is the words that say the slip
+    [c] = find_corrections(doc_of("The top of grade D is forty-two k, that's wrong, it's forty-four k."))
+    assert (c.wrong.text, c.marker) == ("forty-two k", "that's wrong, it's")
