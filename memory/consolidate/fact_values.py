@@ -114,16 +114,32 @@ class Value:
     entity: str = ""  # names: person | organisation | technology | name
 
 
-def date_values(ps: ParsedSentence, resolver: DateResolver, own_date: str) -> list[Value]:
+# "on Friday at nine", "the 3rd, from half ten": the words between a date and its time ("on
+# Wednesday, Friday my mistake, at half nine" gives Friday, not Wednesday, its time)
+MAX_WORDS_BEFORE_TIME = 2
+
+
+def date_values(
+    ps: ParsedSentence, resolver: DateResolver, own_date: str, times: list[tuple[int, int]] | None = None
+) -> list[Value]:
+    """The sentence's dates (with the time said right after each); `times` gets the doc spans of
+    every time of day said, so that no other reader takes "half nine" for a number."""
     s = ps.sentence
     found = fact_dates(s.text, resolver, ps.language)
+    if times is not None:
+        times += [(s.start + t.start, s.start + t.end) for t in found if t.kind == "time"]
     out: list[Value] = []
     for e in found:
         if e.kind != "date":
             continue
         start, end, text, norm = s.start + e.start, s.start + e.end, e.text, e.value
-        for t in found:  # a date takes the time said right after it
-            if t.kind == "time" and 0 <= t.start - e.end <= 30:
+        for t in found:  # a date takes the time said right after it, with nothing else between
+            if (
+                t.kind == "time"
+                and 0 <= t.start - e.end <= 30
+                and len(s.text[e.end : t.start].split()) <= MAX_WORDS_BEFORE_TIME
+                and not any(d.kind == "date" and e.end <= d.start < t.start for d in found)
+            ):
                 end, text, norm = s.start + t.end, s.text[e.start : t.end], f"{e.value}T{t.value}"
                 break
         out.append(Value("date", start, end, text, norm, grain=e.grain))

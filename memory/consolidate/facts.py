@@ -183,8 +183,9 @@ def rule_facts(
     found: list[FactIn] = []
     for sentence in doc.sentences:
         ps = reader.sentence(sentence)
-        values = date_values(ps, resolver, own_date)
-        values += quantity_values(ps, [(v.start, v.end) for v in values])
+        times: list[tuple[int, int]] = []
+        values = date_values(ps, resolver, own_date, times)
+        values += quantity_values(ps, [(v.start, v.end) for v in values] + times)
         values += name_values(ps, entities, [(v.start, v.end) for v in values])
         values += [
             v for v in status_values(ps) if not overlaps([(w.start, w.end) for w in values], v.start, v.end)

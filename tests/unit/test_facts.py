@@ -219,3 +219,11 @@ def test_a_value_a_verb_sets_something_to_is_a_change(text: str, value: str, cha
     # said by its grammar, whatever the verb: the value hangs on the preposition "to" of a verb
     by_value = {f.value: f for f in _facts(text)}
     assert by_value[value].changed is changed
+
+
+def test_a_time_goes_with_the_day_said_right_before_it() -> None:
+    # the time is Friday's (the day put right), not Wednesday's; and "half nine" is no number
+    by_value = {f.value: f for f in _facts("The site walk is on Wednesday, Friday my mistake, at half nine.")}
+    assert "Wednesday" not in " ".join(by_value) and "nine" not in by_value
+    assert {f.value_norm[:10] for f in by_value.values()} == {"2026-03-06"}
+    assert [f.value for f in _facts("The review is on Friday at ten.")] == ["Friday at ten"]
