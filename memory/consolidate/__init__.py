@@ -2,7 +2,8 @@
 points back at raw segments and never changes them.
 
 Modules: corrections (self-corrections, found by all readers; the tagger's read here),
-correction_rules (the cue, retrace and contrast rules), retractions (a value taken back by words
+correction_rules (the cue, retrace and contrast rules), repair_shapes (a value said again, a word
+cut off), retractions (a value taken back by words
 that say a slip, wherever they stand), correction_phrases (`Correction` and the
 phrases either side of its marker), correction_store (stored and listed), facts and fact_model
 (facts found by rules and by the chat model, checked alike; the rules read a sentence's values in
@@ -33,6 +34,7 @@ __all__ = [
     "fact_values",
     "facts",
     "known_names",
+    "repair_shapes",
     "retractions",
     "state",
     "stretches",

@@ -25,7 +25,7 @@ Several readers, and a correction found by more than one is reported once:
 - A corrective conjunction after a negation, in either language (`_contrast_corrections`): "not
   Weber but Wegener", "nicht um zehn, sondern um 14 Uhr", when both sides are values of one kind
   that differ; never the additive "not only ... but also".
-- Three more shapes of repair, whatever its words (correction_rules.py): a value said again only to
+- Three more shapes of repair, whatever its words (repair_shapes.py): a value said again only to
   be taken back, a word cut off by a dash, a name put right by one spelled nearly the same. Where a
   strong cue reads only words and one of these finds two values of one kind, the typed one wins.
 - Words that say a slip, in any words of error, apology or taking back, between two values of
@@ -33,10 +33,11 @@ Several readers, and a correction found by more than one is reported once:
   million", "on Wednesday, Friday my mistake".
 The raw transcript keeps both sides; facts and answers use the correcting words.
 
-The rule readers are in memory/consolidate/correction_rules.py; the phrases either side of a
-marker are cut and compared by correction_phrases.py (with `Correction`), for the rules and the
-tagger alike; stored corrections are written and listed by correction_store.py. This module reads
-the tagger's repairs and finds a recording's corrections by all the readers (`find_corrections`).
+The rule readers are in memory/consolidate/correction_rules.py, repair_shapes.py and
+retractions.py; the phrases either side of a marker are cut and compared by correction_phrases.py
+(with `Correction`), for the rules and the tagger alike; stored corrections are written and
+listed by correction_store.py. This module reads the tagger's repairs and finds a recording's
+corrections by all the readers (`find_corrections`).
 """
 
 from __future__ import annotations
@@ -44,13 +45,8 @@ from __future__ import annotations
 import bisect
 
 from memory.consolidate.correction_phrases import Correction, left_phrase, match_values, right_phrase
-from memory.consolidate.correction_rules import (
-    contrast_corrections,
-    cue_corrections,
-    cut_off_corrections,
-    retrace_corrections,
-    said_again_corrections,
-)
+from memory.consolidate.correction_rules import contrast_corrections, cue_corrections, retrace_corrections
+from memory.consolidate.repair_shapes import cut_off_corrections, said_again_corrections
 from memory.consolidate.retractions import retraction_corrections
 from memory.text.doc import Doc, Sentence
 from memory.text.fact_parse import parsed
