@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from memory.consolidate.fact_attributes import project_mentions
+from memory.consolidate.fact_attributes import client_named
 from memory.consolidate.state import project_names
 from memory.search.connected import KEEP
 from memory.store.store import Store
@@ -305,9 +305,9 @@ def entity_candidates(store: Store, recording_id: int) -> dict[tuple[int, int], 
 
 
 def _names_the_other(a: SegmentRef, b: SegmentRef, projects: dict[int, str]) -> bool:
-    return b.project_id in project_mentions(
-        a.text, projects, anywhere=True
-    ) or a.project_id in project_mentions(b.text, projects, anywhere=True)
+    return client_named(a.text, projects.get(b.project_id, "")) or client_named(
+        b.text, projects.get(a.project_id, "")
+    )
 
 
 def _given_name_pairs(store: Store, recording_id: int) -> list[tuple[int, int, str]]:

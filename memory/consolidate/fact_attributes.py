@@ -130,13 +130,11 @@ def attribute_of(
     return " ".join(nearest), {stem(w, language) for w in before + after}
 
 
-def project_mentions(text: str, project_names: dict[int, str], *, anywhere: bool = False) -> set[int]:
+def project_mentions(text: str, project_names: dict[int, str]) -> set[int]:
     """Projects a sentence opens with, by a distinctive word of their name, capitalised, in its first
     words ("Oh, Kranich, the board approved ...", "Quick Harrow thing, ..."): the sentence is an
-    aside about that project. A name said later in the sentence is only mentioned (`anywhere`:
-    those too)."""
-    if anywhere:
-        return {pid for pid, name in project_names.items() if _client_named(text, name)}
+    aside about that project. A name said later in the sentence is only mentioned
+    (`client_named`)."""
     text = " ".join(text.split()[:ASIDE_OPENING_WORDS])
     found = set()
     for pid, name in project_names.items():
@@ -147,7 +145,7 @@ def project_mentions(text: str, project_names: dict[int, str], *, anywhere: bool
     return found
 
 
-def _client_named(text: str, name: str) -> bool:
+def client_named(text: str, name: str) -> bool:
     """The project's client said anywhere in the text: the first word of the project's name (of four
     letters or more), capitalised, standing alone, not a word of a longer name ("Bramblecroft's
     report", not the "Packaging" of "Northern Packaging Transition Fund" for brackenridge-packaging)."""
