@@ -15,7 +15,11 @@ about project A in project B's note is filed under B and resolved with A's facts
   different languages (whose words cannot be compared), it is the only earlier amount of about
   the same size; failing all of these, the earlier fact whose sentence says most the same as the
   new one's (MiniLM cosine of the two sentences, at least MIN_SENTENCE_COSINE; with `embed`), or
-  the only earlier sum of thousands or more of about the same size (in the same language).
+  the only earlier sum of thousands or more of about the same size (in the same language);
+- a fact said plainly, not as a change ("go-live is the 4th of January"), supersedes only an
+  earlier value of the same kind whose attribute is most alike (at least PLAIN_SHARE), and never
+  when it says what happened ("sent it on Wednesday, two days early" meets a deadline, it does not
+  move it) or says nothing of what its value is of.
   The earlier fact gets valid_until and superseded_by; both stay. The date of
   something that happened ("I sent the plan on Monday") is never superseded.
 """
@@ -64,6 +68,12 @@ Embed = Callable[[Sequence[str]], Mapping[str, np.ndarray]]  # texts → unit ve
 MIN_SHARE = 0.34  # share of the rarer side's attribute weight two facts must have in common
 MIN_SHARE_BARE = 0.5  # two bare numbers (no unit, no currency): only their attributes say what they are
 MIN_COSINE = 0.6  # embedding cosine of two attributes that say the same thing
+# A value said plainly, not as a change ("go-live is the 4th of January 2028" after "go-live is
+# planned for the first of October"), supersedes only an earlier value of the same kind whose
+# attribute is this alike: what a new note says of the same thing is its value now. Lower (0.65)
+# took wrong pairs on supply-chain-advisor; higher (0.75) found none. Chosen leave one set out over
+# the eight keyed sets, the same on every fold (docs/benchmarks.md).
+PLAIN_SHARE = 0.7
 MAX_RATIO = 1.5  # two amounts said in different languages: how far apart the same budget may move
 # A change said as a sum of thousands or more ("the appeal is now going for two point one million")
 # with one earlier sum of about its size in the subject's current facts replaces that one: figures
@@ -212,6 +222,13 @@ def _same_day_of_month(old: _Row, bare: _Row) -> bool:
     return said is not None and old.value_norm[8:10] == f"{int(said.group(1)):02d}"
 
 
+def _names_what(row: _Row) -> bool:
+    """The fact's attribute is words of its sentence, not only the kind or unit of its value (a
+    fact whose sentence says nothing of what the value is of gets "date", "buildings"): two such
+    attributes are alike whatever they are about."""
+    return bool(row.attribute) and row.attribute not in (row.value_kind, _parts(row)[0])
+
+
 def _replaced(old: _Row, new: _Row) -> bool:
     """The change names what it replaces, and that is the earlier fact ("switch me from the day
     rate to ...": the earlier 1,150 a day; "from Textwell to ...")."""
@@ -324,6 +341,19 @@ def _rows(store: Store, project_id: int) -> list[_Row]:
     ]
 
 
+def _without_shared_words(current: Sequence[_Row], new: _Row, attributes: _Attributes) -> _Row | None:
+    """The earlier fact a change replaces when no attribute is alike enough: the only amount of
+    about its size in a note of the other language, else the fact whose sentence is most like
+    the new one's, else the only earlier sum of thousands or more of about its size."""
+    across = [o for o in current if o.language != new.language and _near(o, new)]
+    if len(across) == 1:
+        return across[0]
+    if (alike_sentence := _by_sentence(current, new, attributes)) is not None:
+        return alike_sentence
+    near = [o for o in current if o.language == new.language and _near(o, new, MIN_DISTINCT)]
+    return near[0] if len(near) == 1 else None
+
+
 def resolve_validity(store: Store, project_id: int, embed: Embed | None = None) -> int:
     """Recompute restatements and supersession for the facts about one project (its own, and
     those said about it in other projects' notes), oldest first. Returns supersessions.
@@ -362,7 +392,8 @@ def resolve_validity(store: Store, project_id: int, embed: Embed | None = None) 
             origin = same[0]
             new.restates = origin.restates or origin.id
             continue
-        if not new.changed:
+        plain = not new.changed  # said as it is now, not as a change
+        if plain and (new.happened or not _names_what(new)):
             continue
         current = [
             o
@@ -372,20 +403,16 @@ def resolve_validity(store: Store, project_id: int, embed: Embed | None = None) 
         scored: list[tuple[int, float, str, _Row]] = []
         for o in current:
             alike = attributes.alike(o, new)
+            if plain:  # only what plainly says the same thing, with a value of the same kind
+                if alike >= PLAIN_SHARE and o.value_kind == new.value_kind:
+                    scored.append((1, alike, o.spoken_at, o))
+                continue
             if _named_in(o, new, alike) or _replaced(o, new) or _day_named_in(o, new, said_with):
                 scored.append((2, alike, o.spoken_at, o))
             elif alike >= (MIN_SHARE_BARE if o.value_kind == new.value_kind == "number" else MIN_SHARE):
                 scored.append((1, alike, o.spoken_at, o))
-        if not scored:
-            across = [o for o in current if o.language != new.language and _near(o, new)]
-            if len(across) == 1:
-                scored.append((0, 0.0, across[0].spoken_at, across[0]))
-        if not scored and (alike_sentence := _by_sentence(current, new, attributes)) is not None:
-            scored.append((0, 0.0, alike_sentence.spoken_at, alike_sentence))
-        if not scored:
-            near = [o for o in current if o.language == new.language and _near(o, new, MIN_DISTINCT)]
-            if len(near) == 1:
-                scored.append((0, 0.0, near[0].spoken_at, near[0]))
+        if not scored and not plain and (other := _without_shared_words(current, new, attributes)):
+            scored.append((0, 0.0, other.spoken_at, other))
         if scored:
             old = max(scored, key=lambda s: s[:3])[3]
             old.superseded_by, old.valid_until = new.id, new.spoken_at

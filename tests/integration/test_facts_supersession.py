@@ -120,6 +120,16 @@ NOTES = [
         "Wren Museum update.",
         "Iris is stepping down as collections manager, and Omar Reyes takes over.",
     ]),
+    ("teal:1", "teal-payroll", "Teal kickoff", "2026-02-11T10:00:00", [
+        "Teal Payroll kickoff notes.",
+        "The payroll go-live is planned for the first of October.",
+        "The supplier tender documents go out to the council on the 12th of May.",
+    ]),
+    ("teal:2", "teal-payroll", "Teal update", "2026-05-20T10:00:00", [
+        "Teal Payroll update.",
+        "The payroll go-live is the 4th of January 2027, nobody wants to switch payroll mid-year.",
+        "The supplier tender documents went out to the council on the 8th, four days early.",
+    ]),
 ]  # fmt: skip
 
 
@@ -252,3 +262,14 @@ def test_an_aside_in_another_projects_note_supersedes_by_subject(notes: Consolid
 def test_hedged_sentences_give_no_stated_fact(notes: Consolidated) -> None:
     hedged = ("If the trust", "I think", "but that's only", "vendor demo", "not on the 9th", "Vielleicht")
     assert [f.quote for f in notes.facts if f.kind == "stated" and any(h in f.quote for h in hedged)] == []
+
+
+def test_a_value_said_plainly_later_supersedes_the_same_thing_said_before(notes: Consolidated) -> None:
+    # not said as a change ("is", no "now", "moved"): the same attribute's later value is current
+    planned, later = notes.one("the first of October"), notes.one("the 4th of January 2027")
+    assert not later.changed and planned.superseded_by == later.id
+
+
+def test_a_planned_date_met_early_is_not_superseded(notes: Consolidated) -> None:
+    # "went out on the 8th, four days early" says what happened, not a new date for the tender
+    assert notes.one("the 12th of May").superseded_by is None
