@@ -289,12 +289,12 @@ def entity_candidates(store: Store, recording_id: int) -> dict[tuple[int, int], 
     # Bramblecroft has landed too", "Aside, Ardcolla, Bernadette's contracts are in"): a link the
     # speaker made, not one they did not see.
     projects = project_names(store)
-    candidates = {pair: c for pair, c in candidates.items() if not _names_the_other(c.a, c.b, projects)}
+    candidates = {pair: c for pair, c in candidates.items() if not _names_a_project(c.a, c.b, projects)}
     given = _given_name_pairs(store, recording_id)
     refs |= _segment_refs(store, {i for a_id, b_id, _ in given for i in (a_id, b_id)} - set(refs))
     for a_id, b_id, full in given:
         a, b = refs[a_id], refs[b_id]
-        if a.project_id == b.project_id or _in_aside(a, b):
+        if a.project_id == b.project_id or _in_aside(a, b) or _names_a_project(a, b, projects):
             continue
         c = candidates.setdefault((a_id, b_id), Candidate(a, b))
         c.shared.setdefault("person", set()).add(full)
@@ -304,9 +304,15 @@ def entity_candidates(store: Store, recording_id: int) -> dict[tuple[int, int], 
     return candidates
 
 
-def _names_the_other(a: SegmentRef, b: SegmentRef, projects: dict[int, str]) -> bool:
-    return client_named(a.text, projects.get(b.project_id, "")) or client_named(
-        b.text, projects.get(a.project_id, "")
+def _names_a_project(a: SegmentRef, b: SegmentRef, projects: dict[int, str]) -> bool:
+    """Either passage names a project other than its own note's: the other one (the speaker made
+    the link), or a third ("One aside for the Edlinger Hof, Stefan says ..." in a note of a
+    fourth project): an aside about that project, no link between the two notes' projects."""
+    return any(
+        client_named(ref.text, name)
+        for ref in (a, b)
+        for project_id, name in projects.items()
+        if project_id != ref.project_id
     )
 
 

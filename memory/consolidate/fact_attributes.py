@@ -16,6 +16,7 @@ said as a change.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from memory.consolidate.fact_values import INCREMENT, NOT_CONTEXT, Value
@@ -147,19 +148,31 @@ def project_mentions(text: str, project_names: dict[int, str]) -> set[int]:
 
 def client_named(text: str, name: str) -> bool:
     """The project's client said anywhere in the text: the first word of the project's name (of four
-    letters or more), capitalised, standing alone, not a word of a longer name ("Bramblecroft's
-    report", not the "Packaging" of "Northern Packaging Transition Fund" for brackenridge-packaging)."""
-    word = next((w for w in re.split(r"[-_\s]+", name) if len(w) >= 4), None)
+    letters or more), capitalised, not the second word of a longer name ("Bramblecroft's report",
+    "the Edlinger Hof", not the "Packaging" of "Northern Packaging Transition Fund" for
+    brackenridge-packaging, nor "Veronika Edlinger"). Letters compare as a project's folder name
+    spells them ("Weißenstauf" is weissenstauf-hospital-wing's client)."""
+    word = next((w for w in re.split(r"[-_\s]+", _folded(name)) if len(w) >= 4), None)
     if word is None:
         return False
+    text = _folded(text)
     for m in re.finditer(rf"\b{re.escape(word.capitalize())}\b", text):
         before = text[: m.start()].split()[-1:]
-        after = text[m.end() :]
-        joined_before = bool(before) and before[0][:1].isupper() and before[0][-1] not in ",.;:!?—–-"
-        joined_after = bool(re.match(r"\s+[A-ZÄÖÜ]", after))
-        if not (joined_before or joined_after):
+        named_before = (
+            bool(before)
+            and before[0][:1].isupper()
+            and before[0][-1] not in ",.;:!?—–-"
+            and before[0].lower() not in STOPWORDS  # "For Weißenstauf, …" opens a sentence
+        )
+        if not named_before:
             return True
     return False
+
+
+def _folded(text: str) -> str:
+    """Letters without their accents, "ß" as "ss" (as slugify writes a project's folder name)."""
+    decomposed = unicodedata.normalize("NFKD", text.replace("ß", "ss"))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 # Values a verb can set "to": a sum, a count or a day ("reworked my price to 16,750 pounds"), not a

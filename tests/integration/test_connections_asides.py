@@ -187,7 +187,30 @@ NOTES = [
             "The reopening is now Friday the 5th of June.",
         ],
     ),
-]
+    ("linnet:1", "Linnet Foods", "Linnet audit", "2026-03-10T09:00:00", [
+        "Linnet Foods notes, the food safety audit.",
+        "Our food safety auditor is Corinna Vasquez, she starts on Monday.",
+    ]),
+    ("tremayne:1", "tremayne-hall", "Tremayne doors", "2026-03-10T14:00:00", [
+        "Tremayne Hall notes, the fire doors are the topic.",
+    ]),
+    ("pellow:1", "Pellow Garage", "Pellow forecourt", "2026-03-11T09:00:00", [
+        "Pellow Garage notes, the forecourt lighting.",
+        "One thing for the Tremayne Hall, Corinna Vasquez asked about the fire doors.",
+        "The lighting quote is due on Thursday.",
+    ]),
+    ("weissenstauf:1", "weissenstauf-clinic", "Weissenstauf lab", "2026-03-12T09:00:00", [
+        "Weissenstauf clinic notes, the lab move.",
+    ]),
+    ("orrin:1", "Orrin Bakery", "Orrin ovens", "2026-03-12T14:00:00", [
+        "Orrin Bakery notes, the new ovens.",
+        "Our electrician is Halvard Brekke, he wires the ovens next week.",
+    ]),
+    ("quarrel:1", "Quarrel Signs", "Quarrel workshop", "2026-03-13T09:00:00", [
+        "Quarrel Signs notes, the workshop move.",
+        "For Weißenstauf, Halvard Brekke sent the cable plan for the lab.",
+    ]),
+]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -337,3 +360,11 @@ def test_a_passage_that_names_the_other_project_connects_nothing(library: Librar
     # "… to Arvid Lindqvist for the Fenwick work …" in a Rowan note: the speaker links them aloud
     pairs = [{c.a.project, c.b.project} for c in list_connections(library) if "arvid" in c.shared.lower()]
     assert {"Rowan Library", "Fenwick Brewery"} not in pairs
+
+
+def test_a_passage_that_names_a_third_project_connects_nothing(library: Library) -> None:
+    # "One thing for the Tremayne Hall, Corinna Vasquez asked …" in a Pellow note, and "For
+    # Weißenstauf, Halvard Brekke sent …" (the project's folder name spells it weissenstauf) in a
+    # Quarrel note: asides about a third project, no link between the two notes' projects
+    shared = [c.shared.lower() for c in list_connections(library)]
+    assert not [s for s in shared if "corinna" in s or "halvard" in s]
