@@ -43,11 +43,16 @@ class Correction:
         }
 
 
-def phrase_values(phrase: str, doc: Doc) -> dict[str, list[tuple[int, int, str]]]:
-    """(start, end, comparable value) of each number, date and name in a phrase, by family."""
+def phrase_values(
+    phrase: str, doc: Doc, language: str | None = None
+) -> dict[str, list[tuple[int, int, str]]]:
+    """(start, end, comparable value) of each number, date and name in a phrase, by family.
+    `language`: the phrase's sentence's, when known (a short phrase such as
+    "hundertvierundsiebzigtausend Euro" has no function word to tell its language by)."""
     found: dict[str, list[tuple[int, int, str]]] = {"date": [], "number": [], "name": []}
     taken: list[tuple[int, int]] = []
-    for e in fact_dates(phrase, DateResolver(doc.spoken_at), language_of(phrase)):
+    language = language or language_of(phrase)
+    for e in fact_dates(phrase, DateResolver(doc.spoken_at), language):
         if e.kind in ("date", "time"):
             found["date"].append((e.start, e.end, e.value))
             taken.append((e.start, e.end))
@@ -57,12 +62,12 @@ def phrase_values(phrase: str, doc: Doc) -> dict[str, list[tuple[int, int, str]]
             found["date"].append((m.start(), m.end(), m.group(1).lower()))
     # a number said in several words is one number ("four hundred and sixty thousand": text2num),
     # compared by its digits; not an ordinal ("the third one": a position, or a day)
-    converted = Converted(phrase, language_of(phrase))
+    converted = Converted(phrase, language)
     for m in re.finditer(r"\d[\d,.]*\d(?![a-z])|\d(?![a-z])", converted.text):
         a, b = converted.raw_span(m.start(), m.end())
         if (
             converted.said_in_words(m.start(), m.end())
-            and (len(phrase[a:b].split()) > 1 or "-" in phrase[a:b])  # "thirty-four" is one number
+            and _one_number(phrase[a:b], m.group(0), language)
             and all(b <= x or a >= y for x, y in taken)
         ):
             found["number"].append((a, b, m.group(0).replace(",", "")))
@@ -80,6 +85,12 @@ def phrase_values(phrase: str, doc: Doc) -> dict[str, list[tuple[int, int, str]]
     for values in found.values():
         values.sort()  # in the order said: the last value before a marker is the one taken back
     return found
+
+
+def _one_number(said: str, digits: str, language: str) -> bool:
+    """Words that make one number: "thirty-four", "four hundred and sixty thousand", German's
+    "hundertvierundsiebzigtausend" (a single English word is read with the number words)."""
+    return len(said.split()) > 1 or "-" in said or (language == "de" and len(digits) > 1)
 
 
 def right_phrase(doc: Doc, start: int, limit: int) -> tuple[int, int]:

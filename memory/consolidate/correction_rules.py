@@ -92,7 +92,7 @@ def cue_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]:
             floor = sentence.start
             if doc.text[sentence.start : m.start("run")].strip(" ,") == "":
                 previous = doc.sentence_at(max(0, sentence.start - 2))
-                if previous.number == sentence.number:
+                if previous.number == sentence.number or _asks(previous.text):
                     continue
                 floor = previous.start
             left_a, left_b = left_phrase(doc, m.start("run"), floor)
@@ -112,6 +112,14 @@ def cue_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]:
                 Correction(run.strip(" ,"), doc.span(left_a, left_b), doc.span(right_a, right_b), kind)
             )
     return found
+
+
+def _asks(sentence: str) -> bool:
+    """A question whose last phrase is the question itself ("Did the trustees approve the eighty
+    thousand?"): a "no" after it answers it. Not a question tagged on after a value ("eight,
+    right?", "the 6th, is that it?"): there the speaker doubts what they said."""
+    text = sentence.rstrip()
+    return text.endswith("?") and not re.search(r"[,\u2013\u2014][^,\u2013\u2014]*\?$", text)
 
 
 # What separates the phrases of a spoken sentence: a comma (not a thousands separator), a semicolon,

@@ -16,6 +16,11 @@ that differ:
   misspoke"), then the stretch; nothing after it may hold a third value of the kind (that would
   make the second the slip).
 
+- across a question to oneself: a value, a question tagged on after it ("eight, right?", "the 6th,
+  is that it?"), and the next sentence opening with the stretch and the value meant.
+
+A German sentence ("hundertachtzigtausend, nein, Moment, hundertvierundsiebzigtausend Euro") is
+read in its own language, phrase by phrase too; its capitals are nouns, so no names are compared.
 Both values must be of one family (numbers, dates and times, names) and differ
 (correction_rules.py `_differ`); the stretch has at most MAX_STRETCH_WORDS words. Not a repair:
 "sorry" as an apology ("Sorry, long day, … the 4th of June": no value before it), "no" as an
@@ -24,17 +29,19 @@ answer (a question ends the sentence before it), a list ("forty, fifty and sixty
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from memory.consolidate.correction_phrases import Correction, phrase_values
 from memory.consolidate.correction_rules import differ, sentence_phrases, words
 from memory.text.doc import Doc, Sentence
+from memory.text.nlp import language_of
 
 # Words that say a slip was made or is being put right: an apology, an error, a correction, a
 # taking back (by their stems: "misspoke", "misread", "correcting", "transposed", "mixing … up").
 _RETRACTION = re.compile(
     # "no" set off as an answer to oneself ("41,000, no, 47,000"), not "no German customer"
-    r"\b(?:(?:no|nope|nein)(?=\s*[,;:.!?\u2013\u2014]|\s+(?:wait|sorry|that|it|i)\b)|sorry|apolog\w*|pardon|oops|whoops|mistak\w*|wrong|not\s+right|incorrect\w*|error|"
+    r"\b(?:(?:no|nope|nein|moment)(?=\s*[,;:.!?\u2013\u2014]|\s+(?:wait|sorry|that|it|i)\b)|sorry|apolog\w*|pardon|oops|whoops|mistak\w*|wrong|not\s+right|incorrect\w*|error|"
     r"mis(?:spo|spea|rea|hea|sai|remem|typ|calc|count)\w*|correct(?:ion|ing)?|transpos\w*|"
     r"mix(?:ed|ing)?\s+(?:\w+\s+)?up|strike\s+that|scratch\s+that|take\s+(?:that|it)\s+back|"
     r"redo\s+that|amend\s+that|never\s+mind|i\s+mean[t]?|i\s+should\s+(?:say|have\s+said)|"
@@ -72,6 +79,39 @@ def retraction_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correcti
                 k += 2
             else:
                 k += 1
+    found += _questions_to_self(doc, sentences)
+    return found
+
+
+_OPENING_WORDS = re.compile(rf"^\W*(?:\S+\s+){{0,{MAX_STRETCH_WORDS}}}")
+
+
+def _questions_to_self(doc: Doc, sentences: list[Sentence]) -> list[Correction]:
+    """A value, a question to oneself, and the next sentence opening with words that take it back
+    and then the value meant ("to eight, right? no, hang on, seven over the next two years",
+    "twenty-three, is that it? no, thirty-two"): the two sentences read as one, the question's
+    words part of the stretch that says the slip. Not a question that ends on the value: that asks
+    about it ("Did they approve the forty thousand? No, they want thirty"). The taken-back value is
+    the first sentence's, the meant one the second's."""
+    found: list[Correction] = []
+    for first, second in itertools.pairwise(sentences):
+        if not first.text.rstrip().endswith("?") or second.start - first.end > 2:
+            continue
+        opening = _OPENING_WORDS.match(second.text)
+        if opening is None or not _RETRACTION.search(opening.group(0)):
+            continue
+        joined = Sentence(first.number, first.start, second.end, doc.text[first.start : second.end])
+        phrases = sentence_phrases(doc, joined)
+        said = _values_by_phrase(doc, joined, phrases)
+        for k in range(len(phrases)):
+            taken = _between(doc, phrases, said, k)
+            if taken is not None and taken.wrong.start < first.end <= taken.right.start:
+                # the question follows the value's phrase ("eight, right?"); a question that ends on
+                # the value asks about it ("Did they approve the forty thousand? No, …")
+                tag = doc.text[taken.wrong.end : first.end]
+                if re.search(r"[,\u2013\u2014]", tag) and not _named_again(doc, joined, taken):
+                    found.append(taken)
+                break
     return found
 
 
@@ -79,10 +119,12 @@ def _values_by_phrase(doc: Doc, sentence: Sentence, phrases: Phrases) -> list[Va
     """Each phrase's values (offsets into the phrase). Numbers and dates are read phrase by phrase
     ("thirty thousand, forty thousand" is two numbers), names from the whole sentence: a name that
     opens a phrase inside it is still a name ("…, strike that, Hallett")."""
-    names = phrase_values(sentence.text, doc)["name"]
+    language = language_of(sentence.text)
+    # German capitalises every noun and has no parse here: a capital makes no name to compare
+    names = phrase_values(sentence.text, doc, language)["name"] if language == "en" else []
     out = []
     for a, b in phrases:
-        values = phrase_values(doc.text[a:b], doc)
+        values = phrase_values(doc.text[a:b], doc, language)
         at, until = a - sentence.start, b - sentence.start
         values["name"] = [(x - at, y - at, v) for x, y, v in names if at <= x and y <= until]
         out.append(values)
@@ -91,8 +133,9 @@ def _values_by_phrase(doc: Doc, sentence: Sentence, phrases: Phrases) -> list[Va
 
 def _named_again(doc: Doc, sentence: Sentence, taken: Correction) -> bool:
     """The correcting value was said, and taken back, before the value it would replace."""
-    before = phrase_values(doc.text[sentence.start : taken.wrong.start], doc)[taken.kind]
-    right = phrase_values(taken.right.text, doc)[taken.kind][:1]
+    language = language_of(sentence.text)
+    before = phrase_values(doc.text[sentence.start : taken.wrong.start], doc, language)[taken.kind]
+    right = phrase_values(taken.right.text, doc, language)[taken.kind][:1]
     return bool(right) and any(v == right[0][2] for _, _, v in before)
 
 

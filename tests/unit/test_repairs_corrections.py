@@ -295,6 +295,14 @@ def test_values_said_twice_or_dashes_that_take_nothing_back(text: str) -> None:
          "at nine", "eight o'clock", "date"),
         ("We budgeted thirty thousand, forty thousand, my error, for the pilot year.",
          "thirty thousand", "forty thousand", "number"),
+        # German: a number is one word however long, read in its sentence's language
+        ("Die Fenster kosten zweihundertvierzigtausend, nein, Moment, zweihundertzehntausend Euro.",
+         "zweihundertvierzigtausend", "zweihundertzehntausend", "number"),
+        # a question to oneself after the value, then the words that take it back
+        ("The depot runs nineteen vans, doesn't it? no, hang on, twenty-one vans since March.",
+         "nineteen", "twenty-one vans", "number"),
+        ("Invoices go out on the 6th, is that right? No, sorry, the 9th of each month.",
+         "the 6th", "the 9th", "date"),
     ],
 )  # fmt: skip
 def test_words_that_say_a_slip_take_a_value_back(text: str, wrong: str, right: str, kind: str) -> None:
@@ -308,7 +316,10 @@ def test_words_that_say_a_slip_take_a_value_back(text: str, wrong: str, right: s
         "Sorry, long week, but the launch stays on the 9th of June.",
         "Still no Danish partner signed, and the board meets on the 4th.",
         "I said ten, then eleven, and then no more changes, the 3rd of June it is.",
-        # the slip named again after the repair is not a second correction
+        # a question about the value, answered: no slip of the speaker's
+        "Did the trustees approve the eighty thousand? No, they want sixty for now.",
+        # German capitals are nouns, not names to compare ("Euro", "Moment")
+        "Das Angebot liegt bei 180.000 Euro, nein, Moment, das ist ohne Montage.",
     ],
 )
 def test_a_word_of_apology_or_no_without_a_slip_takes_nothing_back(text: str) -> None:
