@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from memory.consolidate.fact_attributes import client_named
+from memory.consolidate.fact_attributes import client_named, client_word
 from memory.consolidate.state import project_names
 from memory.search.connected import KEEP
 from memory.store.store import Store
@@ -307,12 +307,15 @@ def entity_candidates(store: Store, recording_id: int) -> dict[tuple[int, int], 
 def _names_a_project(a: SegmentRef, b: SegmentRef, projects: dict[int, str]) -> bool:
     """Either passage names a project other than its own note's: the other one (the speaker made
     the link), or a third ("One aside for the Edlinger Hof, Stefan says ..." in a note of a
-    fourth project): an aside about that project, no link between the two notes' projects."""
+    fourth project): an aside about that project, no link between the two notes' projects. A
+    third project whose client is said by an English word ("Harbour Dental", "Data Platform")
+    counts only as the other one: any sentence may open with that word."""
+    pair = {a.project_id, b.project_id}
     return any(
         client_named(ref.text, name)
         for ref in (a, b)
         for project_id, name in projects.items()
-        if project_id != ref.project_id
+        if project_id != ref.project_id and (project_id in pair or not common_word(client_word(name) or ""))
     )
 
 

@@ -152,7 +152,7 @@ def client_named(text: str, name: str) -> bool:
     "the Edlinger Hof", not the "Packaging" of "Northern Packaging Transition Fund" for
     brackenridge-packaging, nor "Veronika Edlinger"). Letters compare as a project's folder name
     spells them ("Weißenstauf" is weissenstauf-hospital-wing's client)."""
-    word = next((w for w in re.split(r"[-_\s]+", _folded(name)) if len(w) >= 4), None)
+    word = client_word(name)
     if word is None:
         return False
     text = _folded(text)
@@ -167,6 +167,11 @@ def client_named(text: str, name: str) -> bool:
         if not named_before:
             return True
     return False
+
+
+def client_word(name: str) -> str | None:
+    """The word of a project's name its client is said by: the first of four letters or more."""
+    return next((w for w in re.split(r"[-_\s]+", _folded(name)) if len(w) >= 4), None)
 
 
 def _folded(text: str) -> str:

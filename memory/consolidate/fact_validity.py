@@ -19,7 +19,8 @@ about project A in project B's note is filed under B and resolved with A's facts
 - a fact said plainly, not as a change ("go-live is the 4th of January"), supersedes only an
   earlier value of the same kind whose attribute is most alike (at least PLAIN_SHARE), and never
   when it says what happened ("sent it on Wednesday, two days early" meets a deadline, it does not
-  move it) or says nothing of what its value is of.
+  move it) or says nothing of what its value is of, and only in English (a German attribute is
+  the words near the value, not what the parse says it is of: "das Angebot liegt bei" is any offer).
   The earlier fact gets valid_until and superseded_by; both stay. The date of
   something that happened ("I sent the plan on Monday") is never superseded.
 """
@@ -393,8 +394,8 @@ def resolve_validity(store: Store, project_id: int, embed: Embed | None = None) 
             new.restates = origin.restates or origin.id
             continue
         plain = not new.changed  # said as it is now, not as a change
-        if plain and (new.happened or not _names_what(new)):
-            continue
+        if plain and (new.happened or not _names_what(new) or new.language != "en"):
+            continue  # German attributes are words near the value, not its parse: too loose alone
         current = [
             o
             for o in earlier

@@ -206,6 +206,17 @@ NOTES = [
         "Orrin Bakery notes, the new ovens.",
         "Our electrician is Halvard Brekke, he wires the ovens next week.",
     ]),
+    ("lantern:1", "Lantern Dental", "Lantern chairs", "2026-03-13T08:00:00", [
+        "Lantern Dental notes, the new chairs arrive in April.",
+    ]),
+    ("moss:1", "Moss Farm", "Moss shop", "2026-03-13T08:30:00", [
+        "Moss Farm notes, the farm shop refit.",
+        "Their vet is Ingrid Solberg, she signs off the animal welfare plan.",
+    ]),
+    ("pike:1", "Pike Bakery", "Pike show", "2026-03-13T08:45:00", [
+        "Pike Bakery notes, the county show.",
+        "Lantern parade week is busy for them, and Ingrid Solberg is judging the bread at the show.",
+    ]),
     ("quarrel:1", "Quarrel Signs", "Quarrel workshop", "2026-03-13T09:00:00", [
         "Quarrel Signs notes, the workshop move.",
         "For Weißenstauf, Halvard Brekke sent the cable plan for the lab.",
@@ -368,3 +379,10 @@ def test_a_passage_that_names_a_third_project_connects_nothing(library: Library)
     # Quarrel note: asides about a third project, no link between the two notes' projects
     shared = [c.shared.lower() for c in list_connections(library)]
     assert not [s for s in shared if "corinna" in s or "halvard" in s]
+
+
+def test_an_english_word_that_opens_a_sentence_is_no_third_project(library: Library) -> None:
+    # "Lantern parade week …" in a Pike note does not speak of Lantern Dental: Ingrid Solberg links
+    # Moss Farm and Pike Bakery
+    pairs = [{c.a.project, c.b.project} for c in list_connections(library) if "ingrid" in c.shared.lower()]
+    assert {"Moss Farm", "Pike Bakery"} in pairs

@@ -125,6 +125,14 @@ NOTES = [
         "The payroll go-live is planned for the first of October.",
         "The supplier tender documents go out to the council on the 12th of May.",
     ]),
+    ("birke:1", "birke-hotel", "Birke Auftakt", "2026-02-12T10:00:00", [
+        "Notizen zum Auftakt im Hotel Birke.",
+        "Das Angebot für die Fenster liegt bei hundertzwanzigtausend Euro.",
+    ]),
+    ("birke:2", "birke-hotel", "Birke Update", "2026-03-12T10:00:00", [
+        "Kurzes Update zum Hotel Birke.",
+        "Die Fassade kriegt neue Dämmung, das Angebot liegt bei vierzigtausend Euro.",
+    ]),
     ("teal:2", "teal-payroll", "Teal update", "2026-05-20T10:00:00", [
         "Teal Payroll update.",
         "The payroll go-live is the 4th of January 2027, nobody wants to switch payroll mid-year.",
@@ -273,3 +281,9 @@ def test_a_value_said_plainly_later_supersedes_the_same_thing_said_before(notes:
 def test_a_planned_date_met_early_is_not_superseded(notes: Consolidated) -> None:
     # "went out on the 8th, four days early" says what happened, not a new date for the tender
     assert notes.one("the 12th of May").superseded_by is None
+
+
+def test_a_german_value_said_plainly_supersedes_nothing(notes: Consolidated) -> None:
+    # German attributes are the words near the value ("das Angebot liegt bei"), not what a parse
+    # says it is of: the insulation's offer does not replace the windows'
+    assert notes.one("hundertzwanzigtausend Euro").superseded_by is None
