@@ -32,7 +32,7 @@ NOTES = {
     "b": ("Hartwell", "2026-03-20T09:00:00",
           "The phase one budget is now 55,000 pounds after the scope change."),
     "c": ("Scratch", "2026-03-10T09:00:00",
-          "The Oakridge warehouse uses Redis for caching. Maria Chen visited Oakridge on Monday."),
+          "The Ashgrove warehouse uses Redis for caching. Maria Chen visited Ashgrove on Monday."),
 }  # fmt: skip
 
 
@@ -77,7 +77,7 @@ def _everywhere(rid: int) -> dict[str, int]:
         d for p in ("Hartwell", "Scratch") for d in ok("digest", "--project", p, "--json").json()["items"]
         if d["recording_id"] == rid
     ]  # fmt: skip
-    asked = ok("ask", "What does the Oakridge warehouse use for caching?", "--no-llm", "--json").json()
+    asked = ok("ask", "What does the Ashgrove warehouse use for caching?", "--no-llm", "--json").json()
     return {
         "listed": listed.count(rid),
         "asked": int(rid in {p["recording_id"] for p in asked["passages"]}),
