@@ -6,7 +6,7 @@ The pipeline (each step measured):
    judged relevant or not by word evidence (memory.answer.answers.judge_passages);
 3. nothing relevant: "Not in your notes", with the nearest passages; no model call at all;
 4. otherwise the chat model answers as JSON claims over the relevant passages only; each claim is
-   checked as soon as it is complete and streamed if it survives (memory.answer.answers.Labeller);
+   checked as soon as it is complete and streamed if it survives (app/ask_model.py);
 5. no surviving stated claim (or `no_llm`, or no chat model): the extractive answer, the best
    sentence of each relevant passage, verbatim.
 Every model call is written to the llm_calls table, failed ones included.
@@ -17,16 +17,17 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from contextlib import closing, suppress
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from app.answer_text import claim_text, corrected_text, replaced_text
+from app.ask_model import ModelPrompt, build_prompt, chat_model, fitted_prompt, model_claims
+from app.ask_run import EXTRACTIVE_CLAIMS, AskRun, TextSink
 from app.library import Library
 from app.search import resolve_scope, search
-from memory.answer.across import asks_across_projects, one_per_project, passages_across
+from memory.answer.across import asks_across_projects, passages_across
 from memory.answer.answerability import (
     TOP,
     AnswerabilityModel,
@@ -38,16 +39,13 @@ from memory.answer.answers import (
     Claim,
     Gate,
     Labeller,
-    extractive_claims,
     judge_passages,
-    prompt_sentences,
     show_corrected_lines,
 )
 from memory.answer.asked_kind import frame_stems, lacks_asked_kind, question_kind
-from memory.answer.claims import ClaimReader, claim_schema, sentences
 from memory.answer.commitment_answers import commitment_claims, commitment_question, matching_commitments
 from memory.answer.connection_answers import connection_claims, matching_connections
-from memory.answer.context import ContextPassage, focus_passage, passages_from_hits
+from memory.answer.context import ContextPassage, passages_from_hits
 from memory.answer.date_readings import with_date_readings
 from memory.answer.fact_answers import with_current_values
 from memory.answer.near_words import with_near_words
@@ -66,73 +64,18 @@ from memory.text.nlp import parse
 from memory.text.quotes import ClaimKind
 from memory.text.relevance import QuestionTerms, load_question_terms, question_names, stems
 from models.catalogue import Role
-from models.chat import ChatModel
 from models.errors import InputError, ModelError
-from models.prompts import PromptPassage, answer_messages
+from models.prompts import answer_messages
 
 log = logging.getLogger(__name__)
 
 NOT_FOUND = "Not in your notes."
 RETRIEVE_K = 10
 NEAREST = 3
-EXTRACTIVE_CLAIMS = 3
-MAX_CLAIMS = 2  # each claim costs ~60 generated tokens: the first must show quickly
-MAX_ANSWER_TOKENS = 320  # constrained output streams in short pieces: ~2 claims
-MODEL_PASSAGES = 3
-MODEL_WORDS = 300  # of the context, what the model reads (prompt time dominates its first token)
-# The model's first token waits for it to read the prompt: ~300 tokens a second for SmolLM2 on 2
-# cores (the rules before the passages are read once and kept). The passages and question stay
-# within this many of the model's own tokens: fewer words per passage first, then fewer passages.
-MODEL_TOKENS = 300
-MIN_PASSAGE_WORDS = 40
 # A question asked across projects is also searched in each of the first few projects found (and
 # the ones it names), and each project's best passage is put first (memory/answer/across.py).
 ACROSS_PROJECTS = 3
 PER_PROJECT = 3
-
-TextSink = Callable[[str], None]
-
-
-@dataclass
-class _Run:
-    """One question being answered: what every step needs, and the clock it is measured by."""
-
-    library: Library
-    question: str
-    passages: list[ContextPassage]
-    terms: QuestionTerms
-    gate: Gate
-    on_text: TextSink | None
-    cancelled: Callable[[], bool] | None
-    started: float
-    timings: dict[str, float]
-    first_text_ms: float | None = None
-    until: str | None = None  # store time the question is asked as of (later facts are unknown)
-    across: bool = False  # asked across projects: each project's best passage speaks first
-    ranker: SentenceRanker | None = None  # chooses the sentence each passage is quoted by
-    quotes: list[Claim] | None = None  # the extractive choice, once read
-
-    def extractive(self) -> list[Claim]:
-        """The best sentence of each relevant passage, verbatim (read once: the kind check and the
-        answer both need it)."""
-        if self.quotes is None:
-            self.quotes = extractive_claims(
-                self.passages,
-                self.terms,
-                max_claims=EXTRACTIVE_CLAIMS,
-                per_project=self.across,
-                ranker=self.ranker,
-            )
-        return self.quotes
-
-    def ms(self) -> float:
-        return (time.perf_counter() - self.started) * 1000
-
-    def emit(self, text: str) -> None:
-        if self.first_text_ms is None:
-            self.first_text_ms = self.ms()
-        if self.on_text is not None:
-            self.on_text(text)
 
 
 @dataclass(frozen=True)
@@ -273,7 +216,7 @@ def answer_hits(
     passages = passages_from_hits(store, hits, terms, word_budget=budget)
     gate = request.gate or Gate()
     terms = with_parts(_with_near_words(library, terms, passages, gate), question)
-    run = _Run(library, question, passages, terms, gate, on_text, cancelled, started, timings)
+    run = AskRun(library, question, passages, terms, gate, on_text, cancelled, started, timings)
     run.until = request.asked_until()
     across = bool(request.across_projects)
     # Across projects, a name may live in any of the projects the passages come from.
@@ -320,7 +263,7 @@ def _with_near_words(
         return terms
 
 
-def _consolidated_answer(run: _Run, project_ids: Sequence[int] | None, across: bool) -> Answer | None:
+def _consolidated_answer(run: AskRun, project_ids: Sequence[int] | None, across: bool) -> Answer | None:
     """An answer from what consolidation found, when it speaks to the question: who owes what
     (memory/answer/commitment_answers.py: each promise and the words that said it was done,
     quoted), or, asked across projects, what two projects share (memory/answer/connection_answers.py:
@@ -347,7 +290,7 @@ def _consolidated_answer(run: _Run, project_ids: Sequence[int] | None, across: b
     return Answer(run.question, True, None, claims, passages, run.timings, mode=mode)
 
 
-def _quotes_do_not_answer(run: _Run) -> bool:
+def _quotes_do_not_answer(run: AskRun) -> bool:
     """The sentences an answer would quote (the extractive choice, also what the model is checked
     against) do not answer: they do not say the kind of thing asked for (memory/answer/asked_kind.py),
     or the newest of them says it is not known yet ("she wouldn't tell me who":
@@ -380,14 +323,14 @@ def decide(passages: list[ContextPassage], answerable: bool) -> bool:
     return True
 
 
-def _answer(run: _Run, prompt: ModelPrompt, no_llm: bool, model_path: Path | None) -> Answer | None:
+def _answer(run: AskRun, prompt: ModelPrompt, no_llm: bool, model_path: Path | None) -> Answer | None:
     claims: list[Claim] = []
     dropped, model_name, call_id = 0, None, None
-    chat = None if no_llm else _chat_model(run.library, model_path)
+    chat = None if no_llm else chat_model(run.library, model_path)
     if chat is not None:
         labeller = Labeller(run.passages, run.terms, run.gate)
         model_name = run.library.models.name_for(Role.CHAT) if model_path is None else chat.name
-        claims, call_id = _model_claims(run, fitted_prompt(run, prompt, chat), chat, model_name, labeller)
+        claims, call_id = model_claims(run, fitted_prompt(run, prompt, chat), chat, model_name, labeller)
         dropped = labeller.dropped
     stated = sum(1 for c in claims if c.kind == ClaimKind.STATED)
     mode = "model" if stated else "extractive"
@@ -430,7 +373,7 @@ def warm_up(library: Library) -> bool:
     preload_vectors(library.store)
     with suppress(ModelError):  # without the language model, the first question says what is missing
         parse("Who did we meet in June?")  # spaCy reads every question (its names, asked across projects)
-    chat = _chat_model(library, None)
+    chat = chat_model(library, None)
     if chat is None:
         return False
     messages = answer_messages("Are you ready?", [])
@@ -447,113 +390,3 @@ def warm_up(library: Library) -> bool:
     except ModelError:
         return False
     return True
-
-
-def _chat_model(library: Library, model_path: Path | None) -> ChatModel | None:
-    """The chat model, loaded; None (extractive answers) when the configured one is unavailable.
-
-    A model the user names with --model must work: its failure is an error, not a silent fallback.
-    """
-    try:
-        chat = library.models.chat(model_path)
-        chat.load()
-        return chat
-    except ModelError as exc:
-        if model_path is not None:
-            raise
-        log.warning("answering without a chat model: %s", exc.message)
-        return None
-
-
-@dataclass(frozen=True)
-class ModelPrompt:
-    """What the chat model is given: the messages and the schema its output must follow."""
-
-    passages: list[ContextPassage]
-    messages: list[dict[str, str]]
-    schema: dict[str, Any]
-
-
-def build_prompt(run: _Run, words: int = MODEL_WORDS, count: int = MODEL_PASSAGES) -> ModelPrompt | None:
-    """None when no relevant passage has raw segments to quote (e.g. only a live transcript).
-
-    `words`: what the model reads of the passages, at most; `count`: how many passages at most."""
-    relevant = _model_context(run, words, count)
-    if not relevant:
-        return None
-    each = max(MIN_PASSAGE_WORDS, words // len(relevant))
-    shown = [(p, prompt_sentences(p, run.terms, each)) for p in relevant]
-    schema = claim_schema([(p.number, chosen) for p, chosen in shown], max_claims=MAX_CLAIMS)
-    messages = answer_messages(run.question, [_prompt_passage(p, chosen) for p, chosen in shown])
-    return ModelPrompt(relevant, messages, schema)
-
-
-def _model_claims(
-    run: _Run, prompt: ModelPrompt, chat: ChatModel, model_name: str, labeller: Labeller
-) -> tuple[list[Claim], int | None]:
-    call = LoggedCall(
-        run.library.store,
-        chat,
-        purpose="ask",
-        model=model_name,
-        messages=prompt.messages,
-        schema=prompt.schema,
-        max_tokens=MAX_ANSWER_TOKENS,
-        cancelled=run.cancelled,
-        recording_ids=[p.recording_id for p in prompt.passages],
-    )
-    reader = ClaimReader()
-    claims: list[Claim] = []
-    try:
-        with closing(call.stream()) as pieces:
-            for piece in pieces:
-                if not run.timings["first_token_ms"]:
-                    run.timings["first_token_ms"] = run.ms()
-                for raw in reader.feed(piece):
-                    for claim in labeller.label(raw):
-                        claims.append(claim)
-                        run.emit(claim_text(claim))
-                if labeller.repeated:
-                    break  # a weak model repeats itself until it runs out of tokens
-    except ModelError as exc:
-        log.warning("the chat model failed; answering extractively: %s", exc.message)
-    return claims, call.call_id  # logged once its stream closed
-
-
-def fitted_prompt(run: _Run, prompt: ModelPrompt, chat: ChatModel) -> ModelPrompt:
-    """`prompt` narrowed until the passages and question are within MODEL_TOKENS of the model's
-    tokens: fewer words per passage, down to MIN_PASSAGE_WORDS, then fewer passages."""
-    words, count = MODEL_WORDS, len(prompt.passages)
-    while chat.count_tokens(prompt.messages[-1]["content"]) > MODEL_TOKENS:
-        if words > MIN_PASSAGE_WORDS * count:
-            words = max(MIN_PASSAGE_WORDS * count, words * 3 // 4)
-        elif count > 1:
-            count -= 1
-        else:
-            break  # one passage at its fewest words: the model reads it all
-        prompt = build_prompt(run, words, count) or prompt
-    return prompt
-
-
-def _model_context(run: _Run, words: int = MODEL_WORDS, count: int = MODEL_PASSAGES) -> list[ContextPassage]:
-    """The few most relevant passages, narrowed: a small model reads 300 words faster and better."""
-    ranked = sorted(
-        (p for p in run.passages if p.relevant and p.segments), key=lambda p: (-p.support.coverage, p.rank)
-    )
-    if run.across:
-        ranked = one_per_project(ranked)
-    chosen = sorted(ranked[:count], key=lambda p: p.number)
-    each = max(MIN_PASSAGE_WORDS, words // max(1, len(chosen)))
-    return [focus_passage(p, run.terms, each) for p in chosen]
-
-
-def _prompt_passage(p: ContextPassage, chosen: list[str]) -> PromptPassage:
-    """The passage as the model reads it: whole (speakers named) when it fits, else its chosen
-    sentences (the prompt's time to first token grows with every word)."""
-    whole = sentences(p.text)
-    if chosen == whole or not chosen:
-        text = p.labelled_text()
-    else:
-        first, last = whole.index(chosen[0]), whole.index(chosen[-1])
-        text = ("… " if first > 0 else "") + " ".join(chosen) + (" …" if last < len(whole) - 1 else "")
-    return PromptPassage(p.number, p.project, p.spoken_at, p.start, p.title, text)

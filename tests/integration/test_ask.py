@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-import app.ask
+import app.ask_model
 from app.ask import NOT_FOUND, AskRequest, ask, warm_up
 from app.library import Library
 from bench.evals.ask_eval import quote_violations
@@ -182,7 +182,7 @@ def test_the_model_reads_at_most_its_token_budget(notes: Library, monkeypatch: p
         return str(json.loads(list_calls(notes.store, purpose="ask")[0].prompt)["messages"][-1]["content"])
 
     whole = prompt_read()
-    monkeypatch.setattr(app.ask, "MODEL_TOKENS", 70)
+    monkeypatch.setattr(app.ask_model, "MODEL_TOKENS", 70)
     narrowed = prompt_read()
     chat = notes.models.chat()
     assert chat.count_tokens(whole) > 70
