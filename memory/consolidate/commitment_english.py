@@ -4,9 +4,10 @@ in memory/consolidate/commitments.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from memory.consolidate.commitment_spans import Predicate, SentenceSpans, children
 from memory.consolidate.commitment_text import (
     ACTIONS,
     ARRIVAL_PARTICLES,
@@ -18,33 +19,23 @@ from memory.consolidate.commitment_text import (
     GROUP,
     HEDGES,
     ME,
-    MODIFIERS,
     NOT_DELIVERABLE,
     PERSON_PRONOUNS,
     PROMISES,
     RECEIVED,
     REPORTING,
-    SEPARATE_CLAUSES,
     TENTATIVE,
     TENTATIVE_MODALS,
     THING_PRONOUNS,
     THIRD_PERSON,
     TRANSFER,
-    WHAT_WORDS,
     WILL,
     WOULD,
-    Context,
-    Due,
     Found,
 )
-from memory.text.fact_parse import ParsedSentence
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
-
-
-def _children(t: Token, *deps: str) -> list[Token]:
-    return [c for c in t.children if c.dep_ in deps]
 
 
 def _aux_lemmas(t: Token) -> set[str]:
@@ -59,37 +50,20 @@ _LIGHT_NOUNS = frozenset(
 
 def _handed_over(v: Token) -> bool:
     """ "I'll have the report to him by Friday": "have" with a thing and someone it goes to."""
-    things = _children(v, "dobj")
+    things = children(v, "dobj")
     if v.lemma_.lower() != "have" or not things or any(t.lemma_.lower() in _LIGHT_NOUNS for t in things):
         return False
     # the parse hangs "to him" from the verb or from the thing ("the report to him")
-    holders = [v, *_children(v, "dobj")]
-    return any(p.lower_ == "to" and _children(p, "pobj") for h in holders for p in _children(h, "prep"))
+    holders = [v, *children(v, "dobj")]
+    return any(p.lower_ == "to" and children(p, "pobj") for h in holders for p in children(h, "prep"))
 
 
 def _is_modal(t: Token, words: frozenset[str]) -> bool:
     return any(c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ in words for c in t.children)
 
 
-@dataclass
-class _Predicate:
-    verb: Token  # the verb whose object is the thing
-    owner: Token  # the verb that carries the subject (the same, or "need"/"going"/"promised" above)
-    kind: str  # will | would | going | owe | promise | must | action
-
-
-class EnglishSentence:
+class EnglishSentence(SentenceSpans):
     """The commitments and deliveries of one parsed English sentence."""
-
-    def __init__(self, context: Context, ps: ParsedSentence, dues: list[Due]) -> None:
-        self.context, self.ps, self.dues = context, ps, dues
-        self.sentence = ps.sentence
-        assert ps.tokens is not None
-        self.tokens = ps.tokens
-        self.actions = bool(ACTIONS.match(self.sentence.text))  # "Actions, send Tobias the plan by Friday"
-
-    def at(self, t: Token) -> int:
-        return self.sentence.start + t.idx
 
     def read(self) -> list[Found]:
         out: list[Found] = []
@@ -116,33 +90,33 @@ class EnglishSentence:
         return [replace(f, due_text=due.text, due_date=due.date) if f is undated[0] else f for f in found]
 
     # --- what makes a predicate a commitment ----------------------------------------------------------
-    def predicate(self, v: Token) -> _Predicate | None:
+    def predicate(self, v: Token) -> Predicate | None:
         lemma = v.lemma_.lower()
         carrier = v
-        if v.dep_ == "conj" and not _children(v, "nsubj", "nsubjpass", "aux"):
+        if v.dep_ == "conj" and not children(v, "nsubj", "nsubjpass", "aux"):
             carrier = v.head  # "I'll draft it and send it to Jana": the second verb shares "I'll"
         head = v.head if v.dep_ in ("xcomp", "ccomp") else None
         if lemma == "owe" and v.pos_ == "VERB":
-            return _Predicate(v, v, "owe")
+            return Predicate(v, v, "owe")
         if (
             lemma in PROMISES
             and v.pos_ == "VERB"
-            and any(not self._personal(o) for o in _children(v, "dobj"))
-            and not _children(v, "ccomp", "xcomp")
+            and any(not self._personal(o) for o in children(v, "dobj"))
+            and not children(v, "ccomp", "xcomp")
         ):
-            return _Predicate(v, v, "promise")  # "I've promised Fiona a summary" (not "promised Tobias I'll")
+            return Predicate(v, v, "promise")  # "I've promised Fiona a summary" (not "promised Tobias I'll")
         if self.actions and self._imperative(v):
-            return _Predicate(v, v, "action")
+            return Predicate(v, v, "action")
         if _is_modal(carrier, WILL):
-            return _Predicate(v, carrier, "will")
-        if head is not None and v.dep_ == "xcomp" and _children(v, "aux"):
+            return Predicate(v, carrier, "will")
+        if head is not None and v.dep_ == "xcomp" and children(v, "aux"):
             above = head.lemma_.lower()
             if above == "go" and head.tag_ == "VBG":
-                return _Predicate(v, head, "going")
+                return Predicate(v, head, "going")
             if above in PROMISES:
-                return _Predicate(v, head, "promise")
+                return Predicate(v, head, "promise")
             if above in ("need", "have", "get") and lemma in TRANSFER:
-                return _Predicate(v, head, "must")
+                return Predicate(v, head, "must")
         if (
             head is not None
             and v.dep_ == "ccomp"
@@ -150,13 +124,13 @@ class EnglishSentence:
             and head.lemma_.lower() in REPORTING
             and head.tag_ in ("VBD", "VBN")
         ):
-            return _Predicate(v, v, "would")  # "I said I'd get it to her by Friday"
+            return Predicate(v, v, "would")  # "I said I'd get it to her by Friday"
         return None
 
     def _imperative(self, v: Token) -> bool:
         """A verb of an action list: no subject of its own but the list's head word, no auxiliary."""
-        subjects = _children(v, "nsubj", "nsubjpass")
-        if _children(v, "aux", "auxpass") or any(not ACTIONS.match(s.text) for s in subjects):
+        subjects = children(v, "nsubj", "nsubjpass")
+        if children(v, "aux", "auxpass") or any(not ACTIONS.match(s.text) for s in subjects):
             return False
         if v.dep_ == "ROOT" or (v.dep_ == "conj" and self._imperative(v.head)):
             return v.tag_ in ("VB", "VBP", "VBD") and v.lemma_.lower() not in NOT_DELIVERABLE
@@ -167,21 +141,21 @@ class EnglishSentence:
         head = t.head
         return t.dep_ == "ccomp" and head.lemma_.lower() in REPORTING and head.tag_ in ("VBD", "VBN")
 
-    def blocked(self, p: _Predicate) -> bool:
+    def blocked(self, p: Predicate) -> bool:
         """Negated, hedged, conditional, tentative or a wish: not a commitment."""
         for t in {p.verb, p.owner}:
             for c in t.children:
                 if c.dep_ == "neg" or (c.dep_ == "advmod" and c.lemma_.lower() in HEDGES):
                     return True
-                if c.dep_ == "advcl" and any(m.lower_ in CONDITIONS for m in _children(c, "mark")):
+                if c.dep_ == "advcl" and any(m.lower_ in CONDITIONS for m in children(c, "mark")):
                     return True
-                if c.dep_ == "advmod" and c.lower_ == "long" and _children(c, "advcl"):
+                if c.dep_ == "advmod" and c.lower_ == "long" and children(c, "advcl"):
                     return True  # "as long as …", "so long as …": a condition
             if _is_modal(t, TENTATIVE_MODALS):
                 return True
         t = p.owner
         while t.head.i != t.i:
-            if any(m.lower_ in CONDITIONS for m in _children(t, "mark")):
+            if any(m.lower_ in CONDITIONS for m in children(t, "mark")):
                 return True
             if t.dep_ not in ("ccomp", "xcomp", "conj"):
                 break
@@ -192,7 +166,7 @@ class EnglishSentence:
                 return True
         return False
 
-    def commitment(self, p: _Predicate) -> Found | None:
+    def commitment(self, p: Predicate) -> Found | None:
         lemma = p.verb.lemma_.lower()
         promiser = self._promised_by(p.owner)
         promised_presence = p.kind == "will" and lemma == "be" and promiser is not None  # "I'll be on site"
@@ -211,7 +185,7 @@ class EnglishSentence:
         who = self.party(agent) if agent is not None else ME
         recipient, thing = self.objects(p)
         if recipient is None and promiser is not None:
-            recipient = next((o for o in _children(promiser, "dative", "dobj") if self._personal(o)), None)
+            recipient = next((o for o in children(promiser, "dative", "dobj") if self._personal(o)), None)
         to_whom = self.party(recipient) if recipient is not None else None
         undertaken = p.kind in ("owe", "promise") or promiser is not None or self._reported(p.owner)
         if lemma == "get" and to_whom is None and not undertaken:
@@ -221,7 +195,7 @@ class EnglishSentence:
                 return None  # "I'll do that on Friday": an action named before, not a thing
             what = self.thing(thing)
         elif promiser is not None:
-            skip = {t.i for t in _children(p.verb, "nsubj", "aux")}
+            skip = {t.i for t in children(p.verb, "nsubj", "aux")}
             words = [t for t in self._clause(p.verb, skip=skip) if t.i >= p.verb.i]
             what = self.text_of(self._until_stop(words, p.verb))  # "be on site at the new shop all day"
         else:
@@ -247,16 +221,16 @@ class EnglishSentence:
         """The verb of promising this clause hangs from ("I've promised Tobias I'll be on site")."""
         while t.dep_ in ("ccomp", "xcomp") and t.head.i != t.i:
             t = t.head
-            if t.lemma_.lower() in PROMISES or (t.lemma_.lower() in REPORTING and _children(t, "dative")):
+            if t.lemma_.lower() in PROMISES or (t.lemma_.lower() in REPORTING and children(t, "dative")):
                 return t
         return None
 
     # --- who, what, to whom ---------------------------------------------------------------------------
-    def agent(self, p: _Predicate) -> Token | None:
+    def agent(self, p: Predicate) -> Token | None:
         subjects = (
-            _children(p.owner, "nsubj")
+            children(p.owner, "nsubj")
             or _stranded_subject(p.owner)
-            or _children(p.owner.head, "nsubj") * (p.owner.dep_ == "conj")
+            or children(p.owner.head, "nsubj") * (p.owner.dep_ == "conj")
         )
         if not subjects:
             return None
@@ -295,25 +269,25 @@ class EnglishSentence:
         verb = pronoun.head
         if pronoun.dep_ != "nsubj" or verb.dep_ != "ccomp" or verb.head.lemma_.lower() not in REPORTING:
             return None
-        subject = next(iter(_children(verb.head, "nsubj")), None)
+        subject = next(iter(children(verb.head, "nsubj")), None)
         if subject is None or subject.i == pronoun.i:
             return None
         return self.party(subject) if subject.lower_ not in THIRD_PERSON or subject.i < pronoun.i else None
 
-    def objects(self, p: _Predicate) -> tuple[Token | None, Token | None]:
+    def objects(self, p: Predicate) -> tuple[Token | None, Token | None]:
         """(recipient, thing) of the predicate's verb."""
         v = p.verb
-        recipient = next(iter(_children(v, "dative")), None)
-        things = _children(v, "dobj")
+        recipient = next(iter(children(v, "dative")), None)
+        things = children(v, "dobj")
         if (cleft := self._cleft_thing(v)) is not None:
             # "What I owe Odile is a revised budget sheet": the thing is what "what" stands for
             things = [cleft, *(t for t in things if t.lower_ != "what")]
             if len(things) > 1 and recipient is None:
                 recipient, things = things[1], [cleft]
         if recipient is None:
-            for prep in _children(v, "prep") + [c for t in things for c in _children(t, "prep")]:
+            for prep in children(v, "prep") + [c for t in things for c in children(t, "prep")]:
                 if prep.lower_ == "to" or (prep.lower_ == "with" and v.lemma_.lower() == "share"):
-                    pobj = next(iter(_children(prep, "pobj")), None)
+                    pobj = next(iter(children(prep, "pobj")), None)
                     if pobj is not None and (self._addressee(pobj) or v.lemma_.lower() in TRANSFER):
                         recipient = pobj
                         break
@@ -340,114 +314,10 @@ class EnglishSentence:
         if (
             v.dep_ != "csubj"
             or v.head.lemma_ != "be"
-            or not any(t.lower_ == "what" for t in _children(v, "dobj"))
+            or not any(t.lower_ == "what" for t in children(v, "dobj"))
         ):
             return None
-        return next((t for t in _children(v.head, "attr") if t.pos_ in ("NOUN", "PROPN")), None)
-
-    def _addressee(self, t: Token) -> bool:
-        """Whom something is sent "to": a person, or any name ("to Imogen", "to Tessera")."""
-        return t.pos_ == "PROPN" or self._personal(t)
-
-    def _personal(self, t: Token) -> bool:
-        word = t.lower_
-        if word in PERSON_PRONOUNS or word in THIRD_PERSON:
-            return True
-        at = self.at(t)
-        return t.pos_ == "PROPN" and (
-            t.ent_type_ == "PERSON" or self.context.person_at(at, at + len(t.text)) is not None
-        )
-
-    def thing(self, t: Token) -> str:
-        """What is owed: the object's noun phrase; for "it", the object named before it, else the
-        verb's phrase ("confirm it in writing")."""
-        if t.lower_ in THING_PRONOUNS:
-            antecedent = self._antecedent(t)
-            if antecedent is not None:
-                return antecedent
-            verb = t.head
-            return self.text_of(self._until_stop([w for w in self._clause(verb) if w.i >= verb.i], verb))
-        return self.text_of(self._phrase(t))
-
-    def _phrase(self, t: Token) -> list[Token]:
-        """The noun phrase of `t`, up to a deadline, a date, a comma or a clause of its own."""
-        before = [w for w in t.subtree if w.i < t.i and (w.dep_ in MODIFIERS or w.head.i != t.i)]
-        words = before + self._until_stop([w for w in t.subtree if w.i >= t.i], t)
-        return words[: WHAT_WORDS + len(before)]
-
-    def _until_stop(self, words: list[Token], first: Token) -> list[Token]:
-        """`words` up to a deadline ("by ..."), a date, a recipient ("to Jana"), a comma or a clause."""
-        out: list[Token] = []
-        for w in words:
-            if w.i > first.i and self._stops(w):
-                break
-            out.append(w)
-        return out
-
-    def _in_due(self, w: Token) -> bool:
-        return any(d.start <= w.idx < d.end for d in self.dues)
-
-    def _stops(self, w: Token) -> bool:
-        if w.dep_ == "prep" and w.lower_ in DEADLINE_WORDS:
-            return True
-        if w.dep_ == "prep" and any(self._in_due(o) for o in _children(w, "pobj")):
-            return True  # "on Friday the 27th"
-        if w.dep_ == "prep" and w.lower_ == "to" and any(map(self._addressee, _children(w, "pobj"))):
-            return True
-        return (
-            self._in_due(w)
-            or w.text in (",", ";", ":", "—", "–")
-            or (w.dep_ in SEPARATE_CLAUSES | {"acl"} and w.pos_ in ("VERB", "AUX"))
-        )
-
-    def _antecedent(self, pronoun: Token) -> str | None:
-        """ "wants to see the agreement ..., and I said I'd get it to her": the object named before."""
-        before = [
-            t
-            for t in self.tokens
-            if t.i < pronoun.i and t.dep_ in ("dobj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN")
-            and not self._personal(t)
-        ]  # fmt: skip
-        return self.text_of(self._phrase(before[-1])) if before else None
-
-    # --- where the quote is, and its due date -----------------------------------------------------------
-    def _clause(self, v: Token, skip: set[int] | None = None) -> list[Token]:
-        """`v`'s own clause: its subtree without the clauses hanging from it."""
-        out = {v.i}
-        for c in v.children:
-            if (c.dep_ in SEPARATE_CLAUSES and c.pos_ in ("VERB", "AUX")) or c.dep_ in ("cc", "mark"):
-                continue
-            if c.dep_ == "punct" and c.i > v.i and c.text in (",", ";", "—", "–", "-"):
-                continue
-            out |= {t.i for t in c.subtree}
-        ordered = sorted(i for i in out if skip is None or i not in skip)
-        return [self.tokens[i] for i in ordered]
-
-    def quote_range(self, p: _Predicate, agent: Token | None) -> tuple[int, int]:
-        heading = {t.i for t in _children(p.verb, "nsubj")} if agent is None else None  # "Actions, ..."
-        clause = self._clause(p.verb, skip=heading)
-        first = min(agent.left_edge.i if agent is not None else p.verb.i, clause[0].i)
-        reporter = p.owner.head if p.owner.dep_ in ("ccomp", "xcomp") else None
-        if reporter is not None and reporter.lemma_.lower() in REPORTING:
-            subject = next(iter(_children(reporter, "nsubj")), None)
-            if subject is not None and subject.i < first:
-                first = subject.left_edge.i  # "Priya says she'll ...", "I said I'd ..."
-        last = max([t.i for t in clause if not t.is_punct] or [p.verb.i])
-        while first < last and self.tokens[first].dep_ in ("cc", "punct", "intj", "advmod", "discourse"):
-            first += 1
-        return first, last
-
-    def due_in(self, first: int, last: int) -> Due | None:
-        a, b = self.tokens[first].idx, self.tokens[last].idx + len(self.tokens[last].text)
-        inside = [d for d in self.dues if a <= d.start < b]
-        deadlines = [d for d in inside if d.text.split()[0].lower() in DEADLINE_WORDS]
-        return next(iter(deadlines or inside), None)
-
-    def text_of(self, words: list[Token]) -> str:
-        if not words:
-            return ""
-        a, b = words[0].idx, words[-1].idx + len(words[-1].text)
-        return self.sentence.text[a:b].strip(" ,;:")
+        return next((t for t in children(v.head, "attr") if t.pos_ in ("NOUN", "PROPN")), None)
 
     # --- deliveries -------------------------------------------------------------------------------------
     def delivery(self, v: Token) -> Found | None:
@@ -459,19 +329,19 @@ class EnglishSentence:
             return None
         if any(c.dep_ == "advmod" and c.lemma_.lower() in HEDGES | {"not", "never"} for c in v.children):
             return None
-        preps = {c.lower_: c for c in _children(v, "prep")}
+        preps = {c.lower_: c for c in children(v, "prep")}
         particles = {c.lower_ for c in v.children if c.dep_ in ("prt", "advmod")}
-        particles |= {w for w, c in preps.items() if not _children(c, "pobj")}  # "came in last week"
+        particles |= {w for w, c in preps.items() if not children(c, "pobj")}  # "came in last week"
         amounts = [c for c in v.subtree if c.dep_ == "pobj" and c.like_num and c.ent_type_ not in CALENDAR]
         if "at" in preps or amounts:
             return None  # "it came in at about 1.2 million": a cost, not a delivery
-        recipient = next(iter(_children(v, "dative")), None)
+        recipient = next(iter(children(v, "dative")), None)
         to = preps.get("to")
         if recipient is None and to is not None:
-            recipient = next(iter(_children(to, "pobj")), None)
-        subject = next(iter(_children(v, "nsubj", "nsubjpass")), None)
+            recipient = next(iter(children(to, "pobj")), None)
+        subject = next(iter(children(v, "nsubj", "nsubjpass")), None)
         if lemma in DELIVERED and "auxpass" not in {c.dep_ for c in v.children}:
-            thing = next(iter(_children(v, "dobj")), None)
+            thing = next(iter(children(v, "dobj")), None)
             if thing is None or subject is None or self._personal(thing):
                 return None
             who = self.party(subject)
@@ -481,11 +351,11 @@ class EnglishSentence:
                 return None
             owner = next((c for c in thing.children if c.dep_ == "poss" and c.pos_ == "PROPN"), None)
             source = preps.get("from") or preps.get("by")
-            giver = next(iter(_children(source, "pobj", "agent")), None) if source is not None else None
+            giver = next(iter(children(source, "pobj", "agent")), None) if source is not None else None
             who = self.party(owner) if owner is not None else (self.party(giver) if giver is not None else "")
         elif lemma in RECEIVED and "from" in preps and subject is not None:
-            thing = next(iter(_children(v, "dobj")), None)
-            giver = next(iter(_children(preps["from"], "pobj")), None)
+            thing = next(iter(children(v, "dobj")), None)
+            giver = next(iter(children(preps["from"], "pobj")), None)
             if thing is None or giver is None:
                 return None
             who, recipient = self.party(giver), subject
