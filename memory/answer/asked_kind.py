@@ -12,7 +12,9 @@ before an answer is given ("a 'how many' answer must say a number"), `lacks_aske
 names, amounts and prices, and only in notes spoken by one voice (measured on every set: docs/benchmarks.md,
 "Generalisation → Answers", night of 25 Nov). For a name, a quote that points at the one asked
 about ("the forwarder", "their customer") must name them (`asked_noun`, `_speaks_of_unnamed`: by
-the parse's apposition, copula or "called"), whatever other names it holds.
+the parse's apposition, copula or "called"), whatever other names it holds. For a "how many"
+that names what it counts, a number the parse ties to another thing ("one maintenance contract",
+"the budget is 240,000" for "How many pupils …?") answers another question (`_counts_other_things`).
 """
 
 from __future__ import annotations
@@ -260,7 +262,56 @@ def lacks_asked_kind(
             return True
         if _names_a_new_one(quotes, names, f"{terms.raw} {given}"):
             return False
+    if kind == "amount" and _counts_things(question):
+        # "How many pupils …?" is not answered by "one maintenance contract": a number that counts
+        # a thing the question does not name answers another question.
+        return not any(
+            kind_in(quote, kind, terms, given) and not _counts_other_things(quote, question)
+            for quote in quotes
+        )
     return not any(kind_in(quote, kind, terms, given) for quote in quotes)
+
+
+def _counts_things(question: str) -> bool:
+    """A "how many" that names what it counts ("How many GPU nodes …", "How many days' holiday …")."""
+    if nlp.language_of(question) == "de":
+        return False
+    doc = nlp.parse(question)
+    return any(
+        t.lower_ == "many" and t.i > 0 and doc[t.i - 1].lower_ == "how" and t.head.pos_ == "NOUN" for t in doc
+    )
+
+
+def _counted(number: Token) -> Token | None:
+    """The noun a number counts in its sentence's parse: the one it modifies ("eleven depots", "nine
+    hundred people"), the subject it is said to be ("the first cohort is eighteen"), or what it is of
+    ("fourteen of them" counts nothing named); None when the parse does not say."""
+    for _ in range(4):  # up from "forty" to "thousand" to "hundred": a number's words hang on each other
+        if number.dep_ not in ("compound", "quantmod", "nmod", "conj") or number.head.pos_ != "NUM":
+            break
+        number = number.head
+    if number.dep_ in ("nummod", "amod") and number.head.pos_ == "NOUN":
+        return number.head
+    if number.dep_ in ("attr", "acomp"):
+        subject = next((c for c in number.head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        return subject if subject is not None and subject.pos_ == "NOUN" else None
+    of = next((c for c in number.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+    thing = next((c for c in of.children if c.dep_ == "pobj"), None) if of is not None else None
+    return thing if thing is not None and thing.pos_ == "NOUN" else None
+
+
+def _counts_other_things(quote: str, question: str) -> bool:
+    """Every number of the quote counts a thing the question does not name (by stem or lemma)."""
+    if nlp.language_of(quote) == "de":
+        return False
+    asked = {stem(t.lower_) for t in nlp.parse(question) if t.is_alpha}
+    doc = nlp.parse(quote)
+    numbers = [e.root for e in doc.ents if e.label_ in ANSWER_ENTITIES["amount"]]
+    numbers += [t for t in doc if t.like_num and t.ent_type_ not in ("DATE", "TIME", "ORDINAL")]
+    if not numbers:
+        return False
+    things = [_counted(n) for n in numbers]
+    return all(t is not None and not {stem(t.lower_), stem(t.lemma_.lower())} & asked for t in things)
 
 
 _NAME_KINDS = frozenset({"person", "name"})

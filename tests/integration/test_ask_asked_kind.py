@@ -101,6 +101,27 @@ def test_a_quote_without_the_kind_asked_for_lacks_it() -> None:
     assert not lacks_asked_kind("When do the interpreters start?", _terms("x"), [quote], voices=1)
 
 
+def test_a_count_of_another_thing_does_not_answer_how_many() -> None:
+    question = "How many headsets does the gallery need?"
+    for quote in (
+        "The gallery has eleven rooms and about nine hundred visitors a day.",
+        "The tour runs for forty-five minutes in two languages.",
+        "The headset budget is two hundred and forty thousand.",  # said to be the budget
+    ):
+        assert lacks_asked_kind(question, _terms(question), [quote], voices=1), quote
+    for quote in (
+        "We need sixty headsets for the opening week.",
+        "The headsets we need: sixty, plus ten spares.",  # a number the parse ties to nothing
+        "The order is two hundred and forty headsets.",
+    ):
+        assert not lacks_asked_kind(question, _terms(question), [quote], voices=1), quote
+    # a "how many" that names nothing it counts, or a measure ("how big"): any number may answer
+    assert not lacks_asked_kind(
+        "How many are coming?", _terms("x"), ["About nine hundred visitors."], voices=1
+    )
+    assert not lacks_asked_kind("How big is the tour?", _terms("x"), ["The tour has eleven rooms."], voices=1)
+
+
 def test_which_one_of_a_kind_of_thing_asks_for_its_name() -> None:
     assert question_kind("Which firm is building the tour app?") == "name"
     assert question_kind("Which printer is doing the floor leaflets?") == "name"
