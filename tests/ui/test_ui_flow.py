@@ -26,6 +26,24 @@ def _ready_recording(win):  # type: ignore[no-untyped-def]
     return next((r for r in rows if r.status in ("indexed", "consolidated") and r.segments), None)
 
 
+def _why_not_found(win, answer) -> str:  # type: ignore[no-untyped-def]
+    """What the index held when an answer came back "not in your notes" (a clean-clone run failed
+    here once, and no run since has: the next failure says whether the passage, its full-text
+    rows or the word counts were missing)."""
+    from memory.store.word_stats import word_stats
+
+    store = win.library.store
+    lines = [f"answer: {answer}"]
+    lines += [f"recording: {r}" for r in store.rows("SELECT id, status, project_id FROM recordings")]
+    lines += [f"chunk: {r}" for r in store.rows("SELECT id, project_id, recording_id, text FROM chunks")]
+    matched = store.rows("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH 'workshop'")
+    lines.append(f"full-text 'workshop': {matched}")
+    lines.append(f"passage changes: {store.rows('SELECT n FROM passage_changes')}")
+    lines.append(f"word stats: {word_stats(store, ['workshop'])}")
+    lines += [f"job: {r}" for r in store.rows("SELECT * FROM jobs ORDER BY id")]
+    return "\n".join(lines)
+
+
 @pytest.mark.slow
 def test_import_a_clip_open_it_ask_and_play_the_citation(window, qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
     require_models()
@@ -53,7 +71,7 @@ def test_import_a_clip_open_it_ask_and_play_the_citation(window, qtbot, tmp_path
     qtbot.keyClick(panel.question, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: panel.last_answer is not None, timeout=TRANSCRIBE_MS)
     answer = panel.last_answer
-    assert answer["answer_found"], answer
+    assert answer["answer_found"], _why_not_found(window, answer)
     stated = [c for c in panel.answer.claims if c.kind == "stated"]
     assert stated and "Stated" in stated[0].badge.text()  # the kind in words, beside its icon
     citation = stated[0].citations[0]
