@@ -19,6 +19,11 @@ that differ:
 - across a question to oneself: a value, a question tagged on after it ("eight, right?", "the 6th,
   is that it?"), and the next sentence opening with the stretch and the value meant.
 
+- after a dash and nothing else (`_dashed`): a phrase that ends on a value broken off by an en or
+  em dash, the next phrase one value of the family and little else ("is eight — six hours",
+  "quoted thirty-one for the— Cairnstore's quote is thirty-eight thousand"); a name only when that
+  phrase is the name alone and it sounds like the one before ("Shona — Sheena Abernathy").
+
 A German sentence ("hundertachtzigtausend, nein, Moment, hundertvierundsiebzigtausend Euro") is
 read in its own language, phrase by phrase too; its capitals are nouns, so no names are compared.
 Both values must be of one family (numbers, dates and times, names) and differ
@@ -65,13 +70,17 @@ def retraction_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correcti
     """The corrections whose editing words say a slip (see the module doc), in `sentences`."""
     found: list[Correction] = []
     for sentence in sentences:
-        if not _RETRACTION.search(sentence.text):
-            continue  # both shapes need words that say a slip; most sentences have none
+        if not _RETRACTION.search(sentence.text) and not _DASH.search(sentence.text):
+            continue  # every shape needs words that say a slip, or a dash; most sentences have neither
         phrases = sentence_phrases(doc, sentence)
         said = _values_by_phrase(doc, sentence, phrases)
         k = 0
         while k < len(phrases):
-            taken = _between(doc, phrases, said, k) or _after(doc, phrases, said, k)
+            taken = (
+                _between(doc, phrases, said, k)
+                or _after(doc, phrases, said, k)
+                or _dashed(doc, phrases, said, k)
+            )
             if taken is not None and _named_again(doc, sentence, taken):
                 taken = None  # "the 9th of December, I keep saying the 2nd": the slip named again
             if taken is not None:
@@ -258,3 +267,49 @@ def _after(doc: Doc, phrases: Phrases, said: list[Values], k: int) -> Correction
         return None
     marker = " ".join(words(trailing)[:MAX_STRETCH_WORDS]) or "(after)"
     return Correction(marker, doc.span(wa, phrases[k][1]), doc.span(right_a, right_b), family)
+
+
+# A dash that breaks a phrase off: an en or em dash (also right after a word cut off: "for the— "),
+# which Whisper and people who type their notes write where the voice stops short. Not a hyphen
+# with spaces around it: tokenised transcripts write "Powder - Tower" for a hyphened name.
+_DASH = re.compile(r"[\u2013\u2014]")
+
+
+def _dashed(doc: Doc, phrases: Phrases, said: list[Values], k: int) -> Correction | None:
+    """Phrase k ends on a value and a dash breaks it off; the next phrase is one value of the same
+    family, differing, said with no more than a few words before it and its unit after it ("is eight —
+    six hours", "Shona — Sheena Abernathy", "quoted thirty-one for the— Cairnstore's quote is
+    thirty-eight thousand"): the voice stopped and said the value again. Not an aside set off
+    between two dashes ("the budget — forty thousand — is fine"), not a list or a range said after
+    the dash ("two options — eight or ten"), and a name only when the phrase after the dash is that
+    name alone ("Kit — Anna's boss" says who Kit is)."""
+    if k + 1 >= len(phrases):
+        return None
+    if not _DASH.search(doc.text[phrases[k][1] : phrases[k + 1][0]]):
+        return None
+    if k + 2 < len(phrases) and _DASH.search(doc.text[phrases[k + 1][1] : phrases[k + 2][0]]):
+        return None  # an aside between two dashes
+    wrong = _last_value(doc, phrases[k], said[k])
+    if wrong is None:
+        return None
+    family, wa, wb, wrong_value = wrong
+    ra, rb = phrases[k + 1]
+    values = said[k + 1][family]
+    if family == "name":  # the phrase is one name alone, its words read one by one ("Sheena Abernathy")
+        if not values or words(doc.text[ra:rb]) != words(doc.text[ra + values[0][0] : ra + values[-1][1]]):
+            return None
+        if values[0][2][:1] != wrong_value[:1]:
+            return None  # a name said for another sounds like it ("Shona — Sheena"); else the dash adds one
+        right_a, right_b, right_value = ra + values[0][0], ra + values[-1][1], values[0][2]
+    else:
+        if len(values) != 1:
+            return None
+        right_a, right_b, right_value = ra + values[0][0], ra + values[0][1], values[0][2]
+        if (
+            len(words(doc.text[ra:right_a])) > MAX_OPENING_WORDS
+            or len(words(doc.text[right_b:rb])) > MAX_TRAILING_WORDS
+        ):
+            return None
+    if not differ(family, (doc.text[wa:wb], wrong_value), (doc.text[right_a:right_b], right_value)):
+        return None
+    return Correction("\u2014", doc.span(wa, phrases[k][1]), doc.span(right_a, right_b), family)
