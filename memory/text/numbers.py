@@ -14,8 +14,9 @@ What text2num does not do is done here, minimally: digits with separators by lan
 and "9,500" in English, "350.000" and "1,5" in German; a dot followed by exactly three digits and a
 currency, or ".000", is a thousands separator in either language, since prices have two decimals),
 shorthand multipliers ("18k", "1.2 million", "2 Mio"), a spoken hundreds pair whose second part
-cannot be minutes ("seven eighty" → 780) and German "-einhalbtausend" ("neuneinhalbtausend" →
-9500).
+cannot be minutes or that has its "k", rate or currency ("seven eighty" → 780, "three-sixty-five k"
+→ 365,000, "two-fifty a day" → 250 a day; "at one-twenty" stays a time) and German
+"-einhalbtausend" ("neuneinhalbtausend" → 9500).
 """
 
 from __future__ import annotations
@@ -79,11 +80,26 @@ class Word:
     converted: bool  # said in words (and converted)
 
 
+# A price said short with a hyphen, as it is often written: "three-sixty-five k", "two-fifty a day"
+# (365,000; 250 a day). Read as the two words it is said as ("three sixty-five"), which text2num
+# converts to a pair (`_PAIR`); not "twenty-four", which is one number.
+_UNIT_WORD = "(?:one|two|three|four|five|six|seven|eight|nine)"
+_HYPHENED_PAIR = re.compile(
+    rf"\b{_UNIT_WORD}-(?=(?:sixty|seventy|eighty|ninety)(?:-{_UNIT_WORD})?\b|"
+    # below sixty it could be a time ("at one-twenty"): a price only with its "k", currency or rate
+    rf"(?:twenty|thirty|forty|fifty)(?:-{_UNIT_WORD})?\s?(?:k|grand|euros?|pounds?|dollars?|quid|"
+    r"a\s+(?:day|week|month|year|head|seat)|per)\b)",
+    re.I,
+)
+
+
 class Converted:
     """A text with its number words written as digits, mapped back to the raw characters."""
 
     def __init__(self, text: str, language: str) -> None:
         self.raw = text
+        if language != "de":  # the same length: offsets into it are offsets into the raw text
+            text = _HYPHENED_PAIR.sub(lambda m: m.group(0)[:-1] + " ", text)
         raw = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
         converted = _convert(text, language).split()
         words: list[Word] = []
@@ -194,6 +210,7 @@ _TIME_AFTER_AT = re.compile(
 )
 _AT_BEFORE = re.compile(r"\b(?:at|um|gegen|ab|from|till|until|bis)\s+$", re.I)
 _PAIR = re.compile(r"\b(?P<a>[1-9]) (?P<b>[1-9]\d)\b")  # "seven eighty", converted to "7 80"
+_PAIR_SCALE = re.compile(r"\s?(?:k|grand)\b", re.I)  # "three sixty-five k": 365,000
 _PERCENT = re.compile(r"\s?(?:%|percent\b|per\s+cent\b|prozent\b)", re.I)
 _RATE = re.compile(
     r"\s+(?:a|an|per|pro|each|je|im|in\s+the)\s+(?P<r>day|hour|week|month|year|message|head|user|seat|person|"
@@ -259,10 +276,22 @@ def find_quantities(text: str, language: str = "en") -> list[Quantity]:
         b = int(m.group("b"))
         if not conv.said_in_words(m.start(), m.end()):
             continue
-        if b >= 60 or re.match(rf"\s?(?:{_CURRENCY})\b", t[m.end() :]):
-            a, z = conv.raw_span(m.start(), m.end())
-            found.append(Quantity(a, z, text[a:z], int(m.group("a")) * 100 + b, words=True))
-            taken.append((m.start(), m.end()))
+        after = t[m.end() :]
+        scaled = _PAIR_SCALE.match(after)
+        if b >= 60 or scaled or _RATE.match(after) or re.match(rf"\s?(?:{_CURRENCY})\b", after):
+            end = m.end() + (scaled.end() if scaled else 0)
+            pair_rate = _RATE.match(t, end)
+            a, z = conv.raw_span(m.start(), pair_rate.end() if pair_rate else end)
+            pair_value = (int(m.group("a")) * 100 + b) * (1000 if scaled else 1)
+            said_currency = re.match(rf"\s?({_CURRENCY})\b", t[end:], re.I)
+            pair_currency = (
+                CURRENCY_WORDS.get(said_currency.group(1).lower(), "")
+                if said_currency and not pair_rate
+                else ""
+            )
+            per = "per " + _rate_word(pair_rate.group("r")) if pair_rate else ""
+            found.append(Quantity(a, z, text[a:z], pair_value, pair_currency, per, words=True))
+            taken.append((m.start(), pair_rate.end() if pair_rate else end))
         elif _AT_BEFORE.search(t[: m.start()]):
             taken.append((m.start(), m.end()))  # "at six fifty": a time of day
     for m in _QUANTITY.finditer(t):

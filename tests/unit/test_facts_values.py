@@ -36,6 +36,11 @@ def norms(text: str, language: str = "en") -> list[str]:
         ("Dazu kommen zweitausendfünfhundert Euro für Schulungen.", "de", "2500 EUR"),
         ("Dazu kommen noch siebeneinhalbtausend Stellplätze.", "de", "7500"),
         ("The budget is holding at six eighty, she says.", "en", "680"),
+        # a price said short with its "k", rate or currency, hyphened as it is often written
+        ("The heat pump package is now three-sixty-five k.", "en", "365000"),
+        ("The package is now three sixty-five k.", "en", "365000"),
+        ("My rate for the audit is two-fifty a day.", "en", "250 per day"),
+        ("The kit came to four-ninety euros.", "en", "490 EUR"),
         ("About fourteen percent of the invoices bounced.", "en", "14%"),
         # a decimal said in words with its scale: one number, not 2.1 and 1000000
         ("So the appeal is now going for two point one million.", "en", "2100000"),
@@ -54,6 +59,7 @@ def test_numbers_are_read_however_they_are_said(text: str, language: str, expect
         "We meet at two, by phone.",  # a time
         "It starts at one — at two o'clock, sorry.",  # a time, even before a dash
         "The call is at six fifty tomorrow.",  # a time, not 650
+        "The call is at one-twenty on Monday.",  # a time, hyphened
         "Das Treffen ist um zehn Uhr.",  # a time
         "Version 4.2 fixes the export.",  # an identifier
         "Phase 3 starts later.",  # an identifier
