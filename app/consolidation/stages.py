@@ -131,7 +131,10 @@ class Consolidation:
         read_from = time.perf_counter()
         self.library, self.store = library, library.store
         self.recording = get_recording(self.store, recording_id)
-        self.doc = Doc(list_segments(self.store, recording_id), self.recording.spoken_at)
+        # the people the library has named: "Fenella wants, ugh, wrong client, Lorna wants" puts a
+        # name right at the start of a sentence, where only a known name is read as one
+        people, _ = commitment_store.party_names(self.store)
+        self.doc = Doc(list_segments(self.store, recording_id), self.recording.spoken_at, known_names=people)
         self.entities = entities.doc_entities(self.doc)
         self.corrections = corr.find_corrections(self.doc)
         # The note's one parse, its names and its self-repairs, which every stage reads: part of
@@ -222,7 +225,16 @@ class Consolidation:
                 return bool(said & named) and said <= named
             return bool(said & own) or (bool(said) and said <= named)
 
-        kept = [e for e in self.entities if not (e.kind in entities.NAME_KINDS and project_named(e))]
+        # A name said by mistake and put right ("Fenella wants, ugh, wrong client, Lorna wants") is
+        # not a mention of that one: it links nothing to her project.
+        slips = [(c.wrong.start, c.wrong.end) for c in self.corrections if c.kind == "name"]
+
+        def slip(e: Entity) -> bool:
+            return any(a <= e.start and e.end <= b for a, b in slips)
+
+        kept = [
+            e for e in self.entities if not (e.kind in entities.NAME_KINDS and (project_named(e) or slip(e)))
+        ]
         entities.store_entities(self.store, self.recording.id, self.doc, kept, self.projects())
 
     def _facts(self) -> None:

@@ -43,6 +43,7 @@ from memory.store import recordings
 from memory.store.ids import RecordingId
 from memory.store.recordings import Segment
 from memory.text.doc import Doc
+from memory.text.entities import doc_entities
 from memory.text.quotes import normalise
 from memory.text.repair_features import tokenise
 from memory.text.repairs import meant_reading
@@ -257,13 +258,16 @@ def evaluate_set(set_dir: Path, like: Library | None = None) -> dict[str, Any]:
         library = built.library
         locate = Locator(library)
         notes = {rid: str(ext) for rid, ext in recordings.external_ids(library.store).items()}
-        docs = {
-            rid: Doc(
-                recordings.list_segments(library.store, rid),
-                recordings.get_recording(library.store, rid).spoken_at,
-            )
-            for rid in sorted(notes)
+        segments = {rid: recordings.list_segments(library.store, rid) for rid in sorted(notes)}
+        spoken = {rid: recordings.get_recording(library.store, rid).spoken_at for rid in sorted(notes)}
+        # the people the set's notes name, as consolidation knows the library's (app/consolidation)
+        people = {
+            e.value
+            for rid in notes
+            for e in doc_entities(Doc(segments[rid], spoken[rid]))
+            if e.kind == "person" and e.value
         }
+        docs = {rid: Doc(segments[rid], spoken[rid], known_names=people) for rid in sorted(notes)}
 
         def figures(found: dict[int, list[Correction]]) -> dict[str, Any]:
             def overlaps(rid: int, c: Correction, quote: str) -> bool:

@@ -76,11 +76,13 @@ def phrase_values(
         if all(m.end() <= a or m.start() >= b for a, b in taken):
             text = m.group(0).rstrip(",.").replace(",", "").lower()
             found["number"].append((m.start(), m.start() + len(m.group(0).rstrip(",.")), text))
-    names = parsed(doc).name_words()
+    names = parsed(doc).name_words() | doc.known_names
     for m in _NAME_WORD.finditer(phrase):
         if m.group(0).lower() not in names:
             continue  # a capital alone makes no name ("{disfmarker} You", "If")
-        if m.start() > 0 and all(m.end() <= a or m.start() >= b for a, b in taken):
+        # a phrase's first word is a name only when the library knows it as one ("Fenella wants")
+        first = m.start() == 0 and m.group(0).lower() not in doc.known_names
+        if not first and all(m.end() <= a or m.start() >= b for a, b in taken):
             found["name"].append((m.start(), m.end(), m.group(0).lower()))
     for values in found.values():
         values.sort()  # in the order said: the last value before a marker is the one taken back

@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -90,9 +90,16 @@ class Sentence:
 
 
 class Doc:
-    def __init__(self, segments: Sequence[Segment], spoken_at: str) -> None:
+    def __init__(self, segments: Sequence[Segment], spoken_at: str, known_names: Iterable[str] = ()) -> None:
         self.segments = list(segments)
         self.spoken_at = datetime.fromisoformat(spoken_at)
+        # The given names of the people the library has named in its notes ("fenella" of "Fenella
+        # Crabtree"): a name wherever it stands here, even first in a sentence, where a capital
+        # says nothing. Given names only: a tagger's "person" is at times a firm ("Tallyforth
+        # People"), whose last word is a common one.
+        self.known_names = frozenset(
+            name.lower().split()[0] for name in known_names if name.strip() and len(name.split()[0]) >= 3
+        )
         self.offsets: list[int] = []
         parts: list[str] = []
         at = 0
