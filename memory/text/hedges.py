@@ -2,7 +2,8 @@
 
 A value is **tentative** (never a stated fact) when it is said under a condition ("if they
 approve", "wenn", "falls"), as a question, second-hand or half seriously ("apparently", "Per
-mentioned", "half joking", "the email said", "angedeutet"), with a number qualified as being for
+mentioned", "half joking", "angedeutet"; a document in its own clause: "the email said forty", not
+"Gráinne's email came in, the budget is 240,000"), with a number qualified as being for
 something else ("..., but that's only for test and staging", "but that was a much bigger site") or
 said of another party's comparable thing ("got a 250,000 grant for something similar"), or, read
 from spaCy's parse of its clause (the path from the value to its clause's head, and the verb a
@@ -53,10 +54,14 @@ CONDITIONAL = re.compile(
 QUESTION = re.compile(r"\?\s*['\"”’)]*\s*$")
 SECOND_HAND = re.compile(
     r"\b(?:apparently|reportedly|supposedly|allegedly|rumou?rs?|mentioned|heard|joking|kidding|"
-    r"deck|slide|email|e-mail|article|reckons?|hinted|thinking\s+out\s+loud|what-if|"
+    r"reckons?|hinted|thinking\s+out\s+loud|what-if|"
     r"angeblich|gerücht\w*|erwähnt|angedeutet|scherz\w*|laut\s+gerücht)\b",
     re.I,
 )
+# What a document says ("the figure in their deck", "the email said forty"): second-hand in its own
+# clause; a clause after it says what the speaker now knows ("Gráinne's email came in, the budget
+# is 240,000").
+DOCUMENT = re.compile(r"\b(?:deck|slide|email|e-mail|article)\b", re.I)
 # "..., but that's only for the test environments": the number is for something else, or someone
 # else's ("but that's Rathmoy's number").
 QUALIFIED = re.compile(
@@ -128,6 +133,10 @@ def sentence_hedges(text: str) -> list[tuple[int, int, str]]:
     if m := SECOND_HAND.search(text):
         clause = max((c.end() for c in re.finditer(r"[,;:–—]\s*", text[: m.start()])), default=0)
         out.append((clause, len(text), m.group(0)))
+    if m := DOCUMENT.search(text):
+        clause = max((c.end() for c in re.finditer(r"[,;:–—]\s+", text[: m.start()])), default=0)
+        end = next((c.start() for c in re.finditer(r"[,;:–—]\s", text) if c.start() > m.end()), len(text))
+        out.append((clause, end, m.group(0)))
     if m := QUALIFIED.search(text):
         out.append((0, m.start(), m.group(0)))
     if m := COMPARISON.search(text):

@@ -53,6 +53,9 @@ def facts_of(*texts: str, spoken_at: str = "2026-02-10T09:30:00") -> list[FactIn
         "Their first capital campaign, back in 2011, brought in 380,000 pounds.",
         "The warehouse shipped 9,000 pallets a month, that was 2022, before the fire.",
         "Im Jahr 2020 hatte die Schule noch 450 Schüler.",
+        # what a document says, in its own clause
+        "Their pitch deck says 180,000 visitors a year.",
+        "The email from the vendor quoted 14,000 pounds for the licences.",
     ],
 )
 def test_what_is_not_asserted_is_never_a_stated_fact(text: str) -> None:
@@ -84,6 +87,8 @@ def test_what_is_not_asserted_is_never_a_stated_fact(text: str) -> None:
             "3,000 pounds a year",
         ),
         ("The fund was 2.1 million in 2024 and it is 2.6 million now.", "2.6 million"),
+        # a clause after the document's says what the speaker knows now
+        ("Priya's email came in this morning, the hosting budget is 36,000 pounds.", "36,000 pounds"),
     ],
 )
 def test_plain_statements_are_stated(text: str, value: str) -> None:
