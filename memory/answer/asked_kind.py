@@ -301,17 +301,34 @@ def _counted(number: Token) -> Token | None:
 
 
 def _counts_other_things(quote: str, question: str) -> bool:
-    """Every number of the quote counts a thing the question does not name (by stem or lemma)."""
+    """Every number of the quote counts a thing other than the one asked about (by stem or lemma):
+    the noun "many" counts, with the words that say which ("GPU nodes", "days' holiday"); "eleven
+    depots" does not answer "How many days' holiday do the depot supervisors get?"."""
     if nlp.language_of(quote) == "de":
         return False
-    asked = {stem(t.lower_) for t in nlp.parse(question) if t.is_alpha}
+    counted = _counted_noun(question)
+    if counted is None:
+        return False
     doc = nlp.parse(quote)
     numbers = [e.root for e in doc.ents if e.label_ in ANSWER_ENTITIES["amount"]]
     numbers += [t for t in doc if t.like_num and t.ent_type_ not in ("DATE", "TIME", "ORDINAL")]
     if not numbers:
         return False
     things = [_counted(n) for n in numbers]
-    return all(t is not None and not {stem(t.lower_), stem(t.lemma_.lower())} & asked for t in things)
+    return all(t is not None and not {stem(t.lower_), stem(t.lemma_.lower())} & counted for t in things)
+
+
+def _counted_noun(question: str) -> set[str] | None:
+    """Stems of the thing a "how many" counts and the words that say which: "GPU nodes" (node, GPU),
+    "days' holiday" (day, holiday)."""
+    many = next((t for t in nlp.parse(question) if t.lower_ == "many" and t.head.pos_ == "NOUN"), None)
+    if many is None:
+        return None
+    noun = many.head
+    which = {stem(c.lower_) for c in noun.children if c.dep_ in ("compound", "amod", "poss")}
+    if noun.dep_ in ("poss", "compound"):  # "days' holiday": the days are of the holiday
+        which.add(stem(noun.head.lower_))
+    return {stem(noun.lower_), stem(noun.lemma_.lower())} | which
 
 
 _NAME_KINDS = frozenset({"person", "name"})
