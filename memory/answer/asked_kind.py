@@ -262,24 +262,14 @@ def lacks_asked_kind(
             return True
         if _names_a_new_one(quotes, names, f"{terms.raw} {given}"):
             return False
-    if kind == "amount" and _counts_things(question):
+    if kind == "amount" and (counted := _counted_noun(question)) is not None:
         # "How many pupils …?" is not answered by "one maintenance contract": a number that counts
-        # a thing the question does not name answers another question.
+        # another thing answers another question.
         return not any(
-            kind_in(quote, kind, terms, given) and not _counts_other_things(quote, question)
+            kind_in(quote, kind, terms, given) and not _counts_other_things(quote, counted)
             for quote in quotes
         )
     return not any(kind_in(quote, kind, terms, given) for quote in quotes)
-
-
-def _counts_things(question: str) -> bool:
-    """A "how many" that names what it counts ("How many GPU nodes …", "How many days' holiday …")."""
-    if nlp.language_of(question) == "de":
-        return False
-    doc = nlp.parse(question)
-    return any(
-        t.lower_ == "many" and t.i > 0 and doc[t.i - 1].lower_ == "how" and t.head.pos_ == "NOUN" for t in doc
-    )
 
 
 def _counted(number: Token) -> Token | None:
@@ -300,14 +290,11 @@ def _counted(number: Token) -> Token | None:
     return thing if thing is not None and thing.pos_ == "NOUN" else None
 
 
-def _counts_other_things(quote: str, question: str) -> bool:
-    """Every number of the quote counts a thing other than the one asked about (by stem or lemma):
-    the noun "many" counts, with the words that say which ("GPU nodes", "days' holiday"); "eleven
-    depots" does not answer "How many days' holiday do the depot supervisors get?"."""
+def _counts_other_things(quote: str, counted: set[str]) -> bool:
+    """Every number of the quote counts a thing other than the one asked about (`counted`, stems:
+    `_counted_noun`), by stem or lemma: "eleven depots" does not answer "How many days' holiday do
+    the depot supervisors get?"."""
     if nlp.language_of(quote) == "de":
-        return False
-    counted = _counted_noun(question)
-    if counted is None:
         return False
     doc = nlp.parse(quote)
     numbers = [e.root for e in doc.ents if e.label_ in ANSWER_ENTITIES["amount"]]
@@ -320,8 +307,18 @@ def _counts_other_things(quote: str, question: str) -> bool:
 
 def _counted_noun(question: str) -> set[str] | None:
     """Stems of the thing a "how many" counts and the words that say which: "GPU nodes" (node, GPU),
-    "days' holiday" (day, holiday)."""
-    many = next((t for t in nlp.parse(question) if t.lower_ == "many" and t.head.pos_ == "NOUN"), None)
+    "days' holiday" (day, holiday); None when it names nothing ("How many are coming?") or is German."""
+    if nlp.language_of(question) == "de":
+        return None
+    doc = nlp.parse(question)
+    many = next(
+        (
+            t
+            for t in doc
+            if t.lower_ == "many" and t.i > 0 and doc[t.i - 1].lower_ == "how" and t.head.pos_ == "NOUN"
+        ),
+        None,
+    )
     if many is None:
         return None
     noun = many.head
