@@ -17,7 +17,9 @@ about project A in project B's note is filed under B and resolved with A's facts
   new one's (MiniLM cosine of the two sentences, at least MIN_SENTENCE_COSINE; with `embed`), or
   the only earlier sum of thousands or more of about the same size (in the same language);
 - a fact said plainly, not as a change ("go-live is the 4th of January"), supersedes only an
-  earlier value of the same kind whose attribute is most alike (at least PLAIN_SHARE), and never
+  earlier value of the same kind (a bare number and an amount count as one: "the budget is a
+  hundred and ten thousand" names no currency) whose attribute is most alike (at least
+  PLAIN_SHARE), and never
   when it says what happened ("sent it on Wednesday, two days early" meets a deadline, it does not
   move it) or says nothing of what its value is of, and only in English (a German attribute is
   the words near the value, not what the parse says it is of: "das Angebot liegt bei" is any offer).
@@ -405,7 +407,8 @@ def resolve_validity(store: Store, project_id: int, embed: Embed | None = None) 
         for o in current:
             alike = attributes.alike(o, new)
             if plain:  # only what plainly says the same thing, with a value of the same kind
-                if alike >= PLAIN_SHARE and o.value_kind == new.value_kind:
+                kinds = {o.value_kind, new.value_kind}
+                if alike >= PLAIN_SHARE and (len(kinds) == 1 or kinds == {"number", "amount"}):
                     scored.append((1, alike, o.spoken_at, o))
                 continue
             if _named_in(o, new, alike) or _replaced(o, new) or _day_named_in(o, new, said_with):

@@ -138,6 +138,14 @@ NOTES = [
         "The payroll go-live is the 4th of January 2027, nobody wants to switch payroll mid-year.",
         "The supplier tender documents went out to the council on the 8th, four days early.",
     ]),
+    ("heron:1", "heron-observatory", "Heron kickoff", "2026-02-16T10:00:00", [
+        "Heron Observatory kickoff notes.",
+        "The telescope dome budget is ninety thousand pounds.",
+    ]),
+    ("heron:2", "heron-observatory", "Heron update", "2026-03-16T10:00:00", [
+        "Heron Observatory update.",
+        "The telescope dome budget is a hundred and ten thousand with the council's grant.",
+    ]),
 ]  # fmt: skip
 
 
@@ -276,6 +284,12 @@ def test_a_value_said_plainly_later_supersedes_the_same_thing_said_before(notes:
     # not said as a change ("is", no "now", "moved"): the same attribute's later value is current
     planned, later = notes.one("the first of October"), notes.one("the 4th of January 2027")
     assert not later.changed and planned.superseded_by == later.id
+
+
+def test_a_sum_said_plainly_without_its_currency_supersedes_the_amount(notes: Consolidated) -> None:
+    # "a hundred and ten thousand" names no currency: a bare number of the same budget
+    earlier, later = notes.one("ninety thousand pounds"), notes.one("hundred and ten thousand")
+    assert earlier.superseded_by == later.id
 
 
 def test_a_planned_date_met_early_is_not_superseded(notes: Consolidated) -> None:
