@@ -41,7 +41,7 @@ CHANGE = re.compile(
     r"\binstead\b|\bno\s+longer\b|\banymore\b|\b(?:is|are|was|were|now)\s+(?:\w+\s+)?(?:up|down)\s+to\b|"
     r"['’]re\s+(?:\w+\s+)?(?:up|down)\s+to\b|\bput\s+(?:\S+\s+){0,4}?(?:up|down|back)\b|"
     r"\b(?:gone|went|goes|come|came|comes)\s+(?:back\s+)?(?:up|down)\b|\bback\s+(?:up|down)\b|\braised?\b|"
-    r"\bincreased?\b|\breduced?\b|\bcut\b|\blowered\b|\bpushed\b|\bpostponed\b|\bdelayed\b|\bslipped\b|"
+    r"\bincreased?\b|\breduced?\b|\bcut\b|\blowered\b|\bpushed\b|\bpostponed\b|\bdelayed\b|\bslipped\b|\bslip(?:s|ping)?\s+(?:back\s+)?(?:to|into|by|until)\b|"
     r"\bbrought\s+forward\b|\brescheduled\b|\breplac(?:ed|ing|es?)\b|\bgrown\b|\bdropp(?:ed|ing)\b|"
     r"\bapproved\b|\bdecided\b|\bpulled\b|\bextended\b|\btak(?:en|es|ing)\s+over\b|"
     r"\bhanded\s+over\b|\bsits\s+with\b|\bjetzt\b|\bnun\b|\binzwischen\b|\bmittlerweile\b|\bverschoben\b|"

@@ -204,6 +204,9 @@ def test_changes_and_plain_statements() -> None:
         ("I've reworked my price for the season to 16,750 pounds.", "16,750 pounds", True),
         ("The licence budget went to 52,000 euros.", "52,000 euros", True),
         ("They put the review on the 22nd of April.", "the 22nd of April", False),
+        # a date that slips to another is a change, whatever the tense
+        ("The handover of the east wing slips to Monday the 3rd of April.", "Monday the 3rd of April", True),
+        ("We sorted the payslips to staff on Friday the 3rd of April.", "Friday the 3rd of April", False),
         ("We can spend up to 40,000 pounds on the pilot.", "40,000 pounds", False),
         ("Due to the outage the pilot starts on the 3rd of November.", "the 3rd of November", False),
         # the verbs the value hangs from say it, past a clause about the person
