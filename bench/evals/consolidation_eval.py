@@ -180,15 +180,31 @@ _KEY_DAY = re.compile(
 )
 
 
+_KEY_MONTH_END = re.compile(
+    r"\bend\s+of\s+(?P<m>january|february|march|april|may|june|july|august|september|october|november|"
+    r"december)\b(?:\s+(?P<y>\d{4}))?",
+    re.I,
+)
+
+
 def key_due(text: str, year: int) -> str | None:
-    """The calendar day a key item's due says ("end of next week, i.e. Friday 26 June 2026")."""
-    m = _KEY_DAY.search(text or "")
-    if m is None:
-        return None
-    month = list(calendar.month_name).index(m.group("m").capitalize())
+    """The calendar day a key item's due says: what follows "i.e." ("end of next week, i.e. Friday
+    26 June 2026"), else the words before a bracket, which tells what happened later ("before the
+    end of March 2027 (arrived Monday 12 April)"), else the whole text ("KW 44 (1 to 5 November)");
+    "end of March" is its last day."""
+    text = text or ""
     said = re.search(r"\b(?:19|20)\d{2}\b", text)
-    year = int(m.group("y") or (said.group(0) if said else year))
-    return date(year, month, int(m.group("d"))).isoformat()
+    meant = re.search(r"\bi\.e\.\s*(.*)", text)
+    for part in ([meant.group(1)] if meant else []) + [text.split("(")[0], text]:
+        if m := _KEY_DAY.search(part):
+            month = list(calendar.month_name).index(m.group("m").capitalize())
+            y = int(m.group("y") or (said.group(0) if said else year))
+            return date(y, month, int(m.group("d"))).isoformat()
+        if m := _KEY_MONTH_END.search(part):
+            month = list(calendar.month_name).index(m.group("m").capitalize())
+            y = int(m.group("y") or (said.group(0) if said else year))
+            return date(y, month, calendar.monthrange(y, month)[1]).isoformat()
+    return None
 
 
 def score_commitments(library: Library, key: dict[str, Any], notes: dict[int, str]) -> dict[str, Any]:
