@@ -66,9 +66,20 @@ _RELATIVE = re.compile(
     r"\b(?P<rel>today|tonight|tomorrow|yesterday|heute|morgen|gestern|übermorgen|"
     r"(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?:next\s+)?(?:week|month)|"
     r"(?:next|last|this|nächste|letzte|diese)\s+woche|(?:next|last|this)\s+week|"
-    rf"in\s+(?P<n>\d+|{NUMBER_WORD_PATTERN})\s+(?P<u>days?|weeks?|tagen|wochen))\b",
+    rf"in\s+(?P<n>\d+|{NUMBER_WORD_PATTERN}|an?|einer|einem)\s+(?P<u>days?|weeks?|fortnights?|tag|tagen|woche|wochen)|"
+    rf"(?P<n2>\d+|{NUMBER_WORD_PATTERN}|an?)\s+(?P<u2>days?|weeks?|fortnights?)\s+(?:from|after)\s+(?:now|today))\b",
     re.I,
 )
+# A weekday a week on: "Friday week" and "a week on Friday" (the coming Friday and seven days),
+# "the Thursday after next" (seven days after "next Thursday"), "Freitag in einer Woche".
+_WEEKDAY_WEEK = re.compile(
+    rf"\b(?:a\s+week\s+(?:on|from|this|come)\s+(?P<a>{_WEEKDAY})|(?P<b>{_WEEKDAY})\s+week(?![\w-])"
+    rf"|(?:the\s+)?(?P<c>{_WEEKDAY})\s+after\s+next|(?P<d>{_WEEKDAY})\s+in\s+einer\s+woche)\b",
+    re.I,
+)
+# A calendar week by its number: "KW 44", "Kalenderwoche 44", "calendar week 44" (ISO weeks, as
+# German offices count them); "week 3 of the trial" is no calendar week.
+_CALENDAR_WEEK = re.compile(r"\b(?:kw|kalenderwoche|calendar\s+week)\s*(?P<w>\d{1,2})\b", re.I)
 _WEEKDAY_ALONE = re.compile(
     rf"\b(?:(?P<mod>next|last|this|coming|nächsten|letzten|diesen|kommenden)\s+)?(?P<wd>{_WEEKDAY})\b", re.I
 )
@@ -207,9 +218,11 @@ def _relative_date(resolver: DateResolver, m: re.Match[str]) -> tuple[date, str]
     table |= {"yesterday": -1, "gestern": -1}
     if rel in table:
         return today + timedelta(days=table[rel]), "day"
-    if rel.startswith("in "):
-        n = parse_number(m.group("n")) or 0
-        days = n * 7 if m.group("u").lower().startswith(("week", "woche")) else n
+    if m.group("u") or m.group("u2"):  # "in two weeks", "a fortnight from now", "in einer Woche"
+        said = (m.group("n") or m.group("n2")).lower()
+        n = 1 if said in ("a", "an", "einer", "einem") else parse_number(said) or 0
+        unit = (m.group("u") or m.group("u2")).lower()
+        days = n * (14 if unit.startswith("fortnight") else 7 if unit.startswith(("week", "woche")) else 1)
         return today + timedelta(days=days), "day"
     if "end of" in rel:
         if "month" in rel:
@@ -275,6 +288,28 @@ def find_dates(text: str, resolver: DateResolver, taken: Taken) -> list[Entity]:
             when, grain = resolved
             found.append(
                 Entity("date", m.group(0), m.start(), m.end(), when.isoformat(), grain=grain, explicit=False)
+            )
+    for m in _WEEKDAY_WEEK.finditer(text):
+        if taken.free(m.start(), m.end()):
+            said = next(g for g in m.group("a", "b", "c", "d") if g)
+            base = resolver.weekday(WEEKDAYS[said.lower()], "next" if m.group("c") else "", False)
+            if base is not None:
+                taken.take(m.start(), m.end())
+                when = base + timedelta(days=7)
+                found.append(
+                    Entity("date", m.group(0), m.start(), m.end(), when.isoformat(), grain="day", explicit=False)
+                )
+    for m in _CALENDAR_WEEK.finditer(text):
+        week = int(m.group("w"))
+        if taken.free(m.start(), m.end()) and 1 <= week <= 53:
+            year = resolver.today.year + (1 if week < resolver.today.isocalendar()[1] - 26 else 0)
+            try:
+                monday = date.fromisocalendar(year, week, 1)
+            except ValueError:  # week 53 of a year that has 52
+                continue
+            taken.take(m.start(), m.end())
+            found.append(
+                Entity("date", m.group(0), m.start(), m.end(), monday.isoformat(), grain="week", explicit=True)
             )
     for m in _WEEKDAY_ALONE.finditer(text):
         if taken.free(m.start(), m.end()):

@@ -96,12 +96,25 @@ def dates(text: str, language: str = "en", when: datetime = TUESDAY) -> list[tup
         ("We sign on 3 Mar 2027, all being well.", "en", "3 Mar 2027", "2027-03-03"),
         ("The review is next Thursday.", "en", "next Thursday", "2026-02-19"),
         ("Send it by the 21st, please.", "en", "the 21st", "2026-02-21"),
+        ("I owe Odile the draft by Friday week.", "en", "Friday week", "2026-02-20"),
+        ("She'll have it to me a week on Friday.", "en", "a week on Friday", "2026-02-20"),
+        ("He'll send the diagrams by the Thursday after next.", "en", "the Thursday after next", "2026-02-26"),
+        ("Anjali will get me the profiles a fortnight from now.", "en", "a fortnight from now", "2026-02-24"),
+        ("We'll know in a fortnight.", "en", "in a fortnight", "2026-02-24"),
+        ("The forecast is due by KW 44.", "en", "KW 44", "2026-10-26"),
+        ("Die Daten kommen in vierzehn Tagen.", "de", "in vierzehn Tagen", "2026-02-24"),
+        ("Das Angebot kommt in einer Woche.", "de", "in einer Woche", "2026-02-17"),
     ],
 )
 def test_dates_resolve_against_when_the_note_was_spoken(
     text: str, language: str, said: str, value: str
 ) -> None:
     assert (said, value) in dates(text, language)
+
+
+def test_a_numbered_week_of_something_else_is_no_calendar_week() -> None:
+    assert dates("We are in week 3 of the trial.") == []
+    assert dates("The Friday weekly call moved.") == [("Friday", "2026-02-13")]
 
 
 def test_an_ordinal_of_something_else_is_not_a_day() -> None:
