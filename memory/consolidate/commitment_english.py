@@ -62,6 +62,7 @@ def _is_modal(t: Token, words: frozenset[str]) -> bool:
     return any(c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ in words for c in t.children)
 
 
+
 class EnglishSentence(SentenceSpans):
     """The commitments and deliveries of one parsed English sentence."""
 
@@ -119,13 +120,26 @@ class EnglishSentence(SentenceSpans):
                 return Predicate(v, head, "must")
         if (
             head is not None
-            and v.dep_ == "ccomp"
             and _is_modal(v, WOULD)
             and head.lemma_.lower() in REPORTING
             and head.tag_ in ("VBD", "VBN")
-        ):
-            return Predicate(v, v, "would")  # "I said I'd get it to her by Friday"
+            and not (v.tag_ == "VBN" and any(c.dep_ == "aux" and c.lemma_ == "have" for c in v.children))
+        ):  # not "he said he'd have sent it already": what would have been, not a promise
+            return Predicate(v, v, "would")  # "I said I'd get it to her by Friday" (also parsed as xcomp)
+        if self._arranged(v):
+            return Predicate(v, v, "arranged")  # "I'm sending Fenella the outline after Easter, the 31st"
         return None
+
+    def _arranged(self, v: Token) -> bool:
+        """The present progressive of handing something over, said with whom it goes to: an
+        arrangement for the future when the clause also says when ("I'm sending Fenella the
+        programme outline after Easter, the 31st"); without a date it is what is happening now."""
+        return (
+            v.tag_ == "VBG"
+            and v.lemma_.lower() in TRANSFER
+            and any(c.dep_ == "aux" and c.lemma_ == "be" and c.tag_ in ("VBP", "VBZ") for c in v.children)
+            and bool(children(v, "dative") or any(p.lower_ == "to" for p in children(v, "prep")))
+        )
 
     def _imperative(self, v: Token) -> bool:
         """A verb of an action list: no subject of its own but the list's head word, no auxiliary."""
@@ -186,6 +200,9 @@ class EnglishSentence(SentenceSpans):
         recipient, thing = self.objects(p)
         if recipient is None and promiser is not None:
             recipient = next((o for o in children(promiser, "dative", "dobj") if self._personal(o)), None)
+        if recipient is None and p.kind == "would" and thing is not None:
+            # "they told us they'd send the contract": whom it was told to is whom it goes to
+            recipient = next((o for o in children(p.verb.head, "dative", "dobj") if self._personal(o)), None)
         to_whom = self.party(recipient) if recipient is not None else None
         undertaken = p.kind in ("owe", "promise") or promiser is not None or self._reported(p.owner)
         if lemma == "get" and to_whom is None and not undertaken:
@@ -206,6 +223,8 @@ class EnglishSentence(SentenceSpans):
         due = self.due_in(first, last)
         if not undertaken and to_whom is None and due is None:
             return None  # "they'll just email parents for now": nothing owed to anyone by any time
+        if p.kind == "arranged" and (due is None or to_whom is None):
+            return None  # "I'm sending her the deck now": happening, not promised
         if agent is not None and not self._named(agent) and to_whom is None:
             return None  # "the app will send reminders on Monday"; "the client will send us ..." is one
         if p.kind == "must" and to_whom is None:
@@ -278,7 +297,17 @@ class EnglishSentence(SentenceSpans):
         """(recipient, thing) of the predicate's verb."""
         v = p.verb
         recipient = next(iter(children(v, "dative")), None)
+        if recipient is not None and recipient.pos_ == "ADP":  # "send the deck to Jana": "to" is the dative
+            recipient = next(iter(children(recipient, "pobj")), None)
         things = children(v, "dobj")
+        if not things and recipient is None and v.lemma_.lower() in TRANSFER:
+            # "I'll get Lorna a weighted scoring matrix": the small parser reads "Lorna a ... matrix"
+            # as a clause of its own (the noun a ccomp, the person its subject)
+            for noun in children(v, "ccomp"):
+                whom = children(noun, "nsubj")
+                if noun.pos_ == "NOUN" and whom and self._personal(whom[0]):
+                    recipient, things = whom[0], [noun]
+                    break
         if (cleft := self._cleft_thing(v)) is not None:
             # "What I owe Odile is a revised budget sheet": the thing is what "what" stands for
             things = [cleft, *(t for t in things if t.lower_ != "what")]
@@ -327,6 +356,8 @@ class EnglishSentence(SentenceSpans):
         past = v.tag_ == "VBD" or (v.tag_ == "VBN" and auxes & {"have", "be", "would"})
         if not past or auxes & {"will", "shall"} or any(c.dep_ == "neg" for c in v.children):
             return None
+        if "have" in auxes and any(c.dep_ == "aux" and c.tag_ == "MD" for c in v.children):
+            return None  # "he'd have sent it already": what would have been ("I'd sent it" is "had")
         if any(c.dep_ == "advmod" and c.lemma_.lower() in HEDGES | {"not", "never"} for c in v.children):
             return None
         preps = {c.lower_: c for c in children(v, "prep")}

@@ -89,6 +89,13 @@ _DE_RECIPIENT = re.compile(
     rf"(?=\s+(?i:{_DE_ARTICLE.pattern})))"
 )  # "liefert uns", "schicke Jana die Folien", "Frau Berger das Angebot", "dem Kunden den Bericht"
 _DE_TO = re.compile(rf"\ban\s+(?P<w>{_NAME})")
+# "Ich hab Veronika versprochen, dass der Antrag spätestens am 10. Dezember draußen ist", "Markus hat
+# uns zugesagt, die Daten bis Freitag zu schicken": a promise to someone of what the clause says
+_DE_PROMISED = re.compile(
+    rf"\b(?P<who>(?i:ich|wir|er|sie)|{_NAME})\s+(?i:hab|habe|hat|haben|hatte|hatten)\s+"
+    rf"(?P<to>(?i:mir|uns|ihm|ihr|ihnen)|{_TITLE}?{_NAME})\s+(?:\w+\s+){{0,2}}?"
+    r"(?i:versprochen|zugesagt)\s*,\s*(?P<rest>.+)"
+)
 _DE_SUBJECT_BEFORE = re.compile(rf"(?:^|\b(?i:und|dann|also|so)\s+)(?P<title>{_TITLE})?(?P<w>[\w-]+)\s+$")
 _DE_SUBJECT_AFTER = re.compile(r"\s+(?P<w>ich|wir|er|sie)\b", re.I)
 _DE_THING_END = re.compile(r"\s+(?:bis|spätestens|am|ab|noch|bald|morgen|heute)\b", re.I)
@@ -152,6 +159,8 @@ class _German:
         if _DE_HEDGE.search(self.text):
             return []
         out: list[Found] = []
+        if (promised := self.promised()) is not None:
+            return [promised]
         for a, b in self.clauses():
             found = self.commitment(a, b) or self.delivery(a, b)
             if found is not None:
@@ -188,6 +197,26 @@ class _German:
         return Found(
             "commitment", start, end, who[0], what, to_whom, due.text if due else None,
             due.date if due else None, "de", still,
+        )  # fmt: skip
+
+    def promised(self) -> Found | None:
+        """ "Ich hab Veronika versprochen, dass der Antrag ... draußen ist": who promised whom, the
+        thing the promised clause names, and its date."""
+        self.clause_at = 0
+        m = _DE_PROMISED.search(self.text)
+        if m is None or _DE_NEGATION.search(self.text[: m.start("rest")]):
+            return None
+        who = self.party(m.group("who"), self.at(m.start("who")))
+        to = m.group("to").split()[-1]
+        to_whom = self.party(to, self.at(m.end("to") - len(to)))
+        due = next((d for d in self.dues if d.start >= m.start("rest")), None)
+        what = self.thing(self.text, m.start("rest"), len(self.text))
+        if who is None or to_whom is None or not what:
+            return None
+        start, end = self.span(m.start(), len(self.text))
+        return Found(
+            "commitment", start, end, who, what, to_whom, due.text if due else None,
+            due.date if due else None, "de",
         )  # fmt: skip
 
     @staticmethod

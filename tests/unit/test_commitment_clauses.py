@@ -44,3 +44,45 @@ def test_getting_a_thing_for_oneself_or_under_a_condition_is_not_owed() -> None:
     assert owed("Ruth promised to get the payroll file out of Leeds by Friday.")[0][:2] == ("Ruth", None)
     # "as long as …" is a condition
     assert owed("He said he'd sign it as long as the price is fixed.") == []
+
+
+def dues(text: str) -> list[tuple[str, str, str | None]]:
+    doc = Doc([Segment(1, 1, 0, None, 0.0, 6.0, None, text, text, False)], "2026-03-02T09:00:00")
+    return [(c.who, c.to_whom or "", c.due_date) for c in find_commitments(doc, doc_entities(doc))]
+
+
+def test_shapes_the_small_parser_reads_otherwise_are_still_owed() -> None:
+    # "get Lorna a matrix" is parsed as a clause "Lorna a matrix"; the person is still whom it goes to
+    assert dues("I've said I'll get Lorna a weighted scoring matrix by next Tuesday.") == [
+        ("me", "Lorna", "2026-03-10")
+    ]
+    # "to Jana" parsed as the dative: Jana, not "to Jana"
+    assert owed("I'll send the deck to Jana on Friday.") == [("me", "Jana", "the deck")]
+    # whom it was told to is whom it goes to
+    assert owed("They told us they'd send the contract by Monday.") == [("they", "us", "the contract")]
+
+
+def test_a_present_progressive_with_someone_and_a_day_is_an_arrangement() -> None:
+    assert dues("I'm sending Fenella the programme outline after Easter, the 31st.") == [
+        ("me", "Fenella", "2026-03-31")
+    ]
+    assert owed("I'm sending her the deck now.") == []  # happening, not promised
+
+
+def test_what_would_have_been_is_neither_promised_nor_delivered() -> None:
+    assert owed("He said he'd have sent it already.") == []
+    assert owed("I'd sent Oren the scorecard twice already.") == [("me", "Oren", "the scorecard")]
+
+
+def test_a_deadline_a_week_on_or_a_fortnight_away() -> None:
+    # 2 March 2026 is a Monday: the coming Friday is the 6th, "Friday week" the 13th
+    assert dues("I owe Odile the case for support by Friday week.") == [("me", "Odile", "2026-03-13")]
+    assert dues("Priya will send me the floor plans in a fortnight.") == [("Priya", "me", "2026-03-16")]
+
+
+def test_a_german_promise_to_someone() -> None:
+    assert dues("Ich hab Veronika versprochen, dass der Antrag spätestens am 10. März draußen ist.") == [
+        ("me", "Veronika", "2026-03-10")
+    ]
+    assert dues("Markus hat uns zugesagt, die Daten bis Freitag zu schicken.") == [("Markus", "us", "2026-03-06")]
+    assert dues("Ich habe Jana nicht versprochen, dass die Folien bis Montag fertig sind.") == []
