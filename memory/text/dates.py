@@ -297,7 +297,9 @@ def find_dates(text: str, resolver: DateResolver, taken: Taken) -> list[Entity]:
                 taken.take(m.start(), m.end())
                 when = base + timedelta(days=7)
                 found.append(
-                    Entity("date", m.group(0), m.start(), m.end(), when.isoformat(), grain="day", explicit=False)
+                    Entity(
+                        "date", m.group(0), m.start(), m.end(), when.isoformat(), grain="day", explicit=False
+                    )
                 )
     for m in _CALENDAR_WEEK.finditer(text):
         week = int(m.group("w"))
@@ -309,7 +311,9 @@ def find_dates(text: str, resolver: DateResolver, taken: Taken) -> list[Entity]:
                 continue
             taken.take(m.start(), m.end())
             found.append(
-                Entity("date", m.group(0), m.start(), m.end(), monday.isoformat(), grain="week", explicit=True)
+                Entity(
+                    "date", m.group(0), m.start(), m.end(), monday.isoformat(), grain="week", explicit=True
+                )
             )
     for m in _WEEKDAY_ALONE.finditer(text):
         if taken.free(m.start(), m.end()):

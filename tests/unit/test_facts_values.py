@@ -98,7 +98,12 @@ def dates(text: str, language: str = "en", when: datetime = TUESDAY) -> list[tup
         ("Send it by the 21st, please.", "en", "the 21st", "2026-02-21"),
         ("I owe Odile the draft by Friday week.", "en", "Friday week", "2026-02-20"),
         ("She'll have it to me a week on Friday.", "en", "a week on Friday", "2026-02-20"),
-        ("He'll send the diagrams by the Thursday after next.", "en", "the Thursday after next", "2026-02-26"),
+        (
+            "He'll send the diagrams by the Thursday after next.",
+            "en",
+            "the Thursday after next",
+            "2026-02-26",
+        ),
         ("Anjali will get me the profiles a fortnight from now.", "en", "a fortnight from now", "2026-02-24"),
         ("We'll know in a fortnight.", "en", "in a fortnight", "2026-02-24"),
         ("The forecast is due by KW 44.", "en", "KW 44", "2026-10-26"),
