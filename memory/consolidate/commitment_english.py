@@ -62,7 +62,6 @@ def _is_modal(t: Token, words: frozenset[str]) -> bool:
     return any(c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ in words for c in t.children)
 
 
-
 class EnglishSentence(SentenceSpans):
     """The commitments and deliveries of one parsed English sentence."""
 
@@ -373,11 +372,15 @@ class EnglishSentence(SentenceSpans):
         subject = next(iter(children(v, "nsubj", "nsubjpass")), None)
         if lemma in DELIVERED and "auxpass" not in {c.dep_ for c in v.children}:
             thing = next(iter(children(v, "dobj")), None)
+            if thing is None and v.dep_ == "relcl" and v.head.pos_ == "NOUN":
+                thing = v.head  # "Fenella took the outline I sent on the 31st": what was sent
             if thing is None or subject is None or self._personal(thing):
                 return None
             who = self.party(subject)
         elif lemma in DELIVERED or (lemma in ARRIVED and (particles & ARRIVAL_PARTICLES or to is not None)):
             thing = subject  # "the draft was sent", "the list came in", "the deck went out"
+            if thing is not None and thing.lower_ in ("that", "which") and v.dep_ == "relcl":
+                thing = v.head  # "the draft that went to Oren"
             if thing is None or thing.pos_ not in ("NOUN", "PROPN", "PRON") or self._personal(thing):
                 return None
             owner = next((c for c in thing.children if c.dep_ == "poss" and c.pos_ == "PROPN"), None)
@@ -400,7 +403,11 @@ class EnglishSentence(SentenceSpans):
         if thing.lower_ in THING_PRONOUNS:  # "... the agreement ..., after I'd sent it twice": all of it
             start, end = self.sentence.start, self.sentence.start + len(self.sentence.text.rstrip(" .!…"))
         to_whom = self.party(recipient) if recipient is not None else None
-        return Found("delivery", start, end, who, self.thing(thing), to_whom, language="en")
+        if v.dep_ == "relcl" and thing.i == v.head.i:  # named before its relative clause: the words before it
+            what = self.text_of([w for w in self._phrase(thing) if w.i < v.left_edge.i])
+        else:
+            what = self.thing(thing)
+        return Found("delivery", start, end, who, what, to_whom, language="en")
 
 
 def _stranded_subject(verb: Token) -> list[Token]:

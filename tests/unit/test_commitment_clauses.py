@@ -84,5 +84,23 @@ def test_a_german_promise_to_someone() -> None:
     assert dues("Ich hab Veronika versprochen, dass der Antrag spätestens am 10. März draußen ist.") == [
         ("me", "Veronika", "2026-03-10")
     ]
-    assert dues("Markus hat uns zugesagt, die Daten bis Freitag zu schicken.") == [("Markus", "us", "2026-03-06")]
+    assert dues("Markus hat uns zugesagt, die Daten bis Freitag zu schicken.") == [
+        ("Markus", "us", "2026-03-06")
+    ]
     assert dues("Ich habe Jana nicht versprochen, dass die Folien bis Montag fertig sind.") == []
+
+
+def delivered(text: str) -> list[tuple[str, str, str]]:
+    doc = Doc([Segment(1, 1, 0, None, 0.0, 6.0, None, text, text, False)], "2026-03-02T09:00:00")
+    return [
+        (c.who, c.to_whom or "", c.what)
+        for c in find_commitments(doc, doc_entities(doc))
+        if c.kind == "delivery"
+    ]
+
+
+def test_what_was_sent_named_before_its_relative_clause() -> None:
+    assert delivered("Priya took the floor plan I sent on Monday and marked it up.") == [
+        ("me", "", "the floor plan")
+    ]
+    assert delivered("The draft that went to Oren came back with comments.")[0][1:] == ("Oren", "The draft")
