@@ -105,6 +105,8 @@ class EnglishSentence(SentenceSpans):
             and not children(v, "ccomp", "xcomp")
         ):
             return Predicate(v, v, "promise")  # "I've promised Fiona a summary" (not "promised Tobias I'll")
+        if lemma in PROMISES and v.pos_ == "VERB" and self._promised_thing(v) is not None:
+            return Predicate(v, v, "promise")  # the same, with the thing misread as a clause's subject
         if self.actions and self._imperative(v):
             return Predicate(v, v, "action")
         if _is_modal(carrier, WILL):
@@ -139,6 +141,21 @@ class EnglishSentence(SentenceSpans):
             and any(c.dep_ == "aux" and c.lemma_ == "be" and c.tag_ in ("VBP", "VBZ") for c in v.children)
             and bool(children(v, "dative") or any(p.lower_ == "to" for p in children(v, "prep")))
         )
+
+    def _promised_thing(self, v: Token) -> Token | None:
+        """ "I promised Bram a briefing pack, key messages, the budget and the top questions donors
+        ask": the small parser reads "a briefing pack ... donors ask" as a clause, the pack its
+        subject. A promise to someone with no object of its own whose clause has no auxiliary (not
+        "promised Bram the pack would be ready") promised that subject."""
+        if children(v, "dobj") or not any(self._addressee(d) for d in children(v, "dative")):
+            return None
+        for clause in children(v, "ccomp"):
+            if children(clause, "aux", "auxpass"):
+                continue
+            subject = next(iter(children(clause, "nsubj")), None)
+            if subject is not None and subject.pos_ == "NOUN" and not self._personal(subject):
+                return subject
+        return None
 
     def _imperative(self, v: Token) -> bool:
         """A verb of an action list: no subject of its own but the list's head word, no auxiliary."""
@@ -219,6 +236,8 @@ class EnglishSentence(SentenceSpans):
         first, last = self.quote_range(p, agent)
         if thing is not None and thing.i > last:  # a pseudo-cleft's thing, said after "is"
             last = max([t.i for t in self._until_stop(list(thing.subtree), thing)] + [last])
+        if p.kind == "promise" and thing is not None and thing.dep_ == "nsubj" and thing.head.dep_ == "ccomp":
+            last = max([t.i for t in thing.head.subtree if not t.is_punct] + [last])  # the misread clause
         due = self.due_in(first, last)
         if not undertaken and to_whom is None and due is None:
             return None  # "they'll just email parents for now": nothing owed to anyone by any time
@@ -299,6 +318,8 @@ class EnglishSentence(SentenceSpans):
         if recipient is not None and recipient.pos_ == "ADP":  # "send the deck to Jana": "to" is the dative
             recipient = next(iter(children(recipient, "pobj")), None)
         things = children(v, "dobj")
+        if not things and p.kind == "promise" and (promised := self._promised_thing(v)) is not None:
+            things = [promised]
         if not things and recipient is None and v.lemma_.lower() in TRANSFER:
             # "I'll get Lorna a weighted scoring matrix": the small parser reads "Lorna a ... matrix"
             # as a clause of its own (the noun a ccomp, the person its subject)

@@ -104,3 +104,12 @@ def test_what_was_sent_named_before_its_relative_clause() -> None:
         ("me", "", "the floor plan")
     ]
     assert delivered("The draft that went to Oren came back with comments.")[0][1:] == ("Oren", "The draft")
+
+
+def test_a_promised_thing_the_parser_reads_as_a_clause() -> None:
+    # "a welcome pack ... the questions guests ask" parsed as a clause whose subject is the pack
+    assert dues(
+        "I promised Nadia a welcome pack, the floor plan and the questions guests ask,"
+        " before the open day on the 20th."
+    ) == [("me", "Nadia", "2026-03-20")]
+    assert owed("I promised Nadia the pack would be ready.") == []  # what would be, not a thing promised
