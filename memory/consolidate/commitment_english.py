@@ -102,9 +102,14 @@ class EnglishSentence(SentenceSpans):
             lemma in PROMISES
             and v.pos_ == "VERB"
             and any(not self._personal(o) for o in children(v, "dobj"))
-            and not children(v, "ccomp", "xcomp")
+            and not any(
+                c.dep_ == "xcomp" or children(c, "aux", "auxpass") for c in children(v, "ccomp", "xcomp")
+            )
         ):
-            return Predicate(v, v, "promise")  # "I've promised Fiona a summary" (not "promised Tobias I'll")
+            # "I've promised Fiona a summary" (not "promised Tobias I'll", "promised to"); a clause
+            # without an auxiliary is the small parser's reading of the thing's words ("... the top
+            # questions donors ask")
+            return Predicate(v, v, "promise")
         if lemma in PROMISES and v.pos_ == "VERB" and self._promised_thing(v) is not None:
             return Predicate(v, v, "promise")  # the same, with the thing misread as a clause's subject
         if self.actions and self._imperative(v):
@@ -236,8 +241,10 @@ class EnglishSentence(SentenceSpans):
         first, last = self.quote_range(p, agent)
         if thing is not None and thing.i > last:  # a pseudo-cleft's thing, said after "is"
             last = max([t.i for t in self._until_stop(list(thing.subtree), thing)] + [last])
-        if p.kind == "promise" and thing is not None and thing.dep_ == "nsubj" and thing.head.dep_ == "ccomp":
-            last = max([t.i for t in thing.head.subtree if not t.is_punct] + [last])  # the misread clause
+        if p.kind == "promise":  # the words of the thing the small parser read as a clause
+            for c in children(p.verb, "ccomp"):
+                if not children(c, "aux", "auxpass"):
+                    last = max([t.i for t in c.subtree if not t.is_punct] + [last])
         due = self.due_in(first, last)
         if not undertaken and to_whom is None and due is None:
             return None  # "they'll just email parents for now": nothing owed to anyone by any time
