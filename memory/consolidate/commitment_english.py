@@ -272,7 +272,7 @@ class EnglishSentence(SentenceSpans):
     # --- who, what, to whom ---------------------------------------------------------------------------
     def agent(self, p: Predicate) -> Token | None:
         subjects = (
-            children(p.owner, "nsubj")
+            _nearest_first(children(p.owner, "nsubj"), p.owner)
             or _stranded_subject(p.owner)
             or children(p.owner.head, "nsubj") * (p.owner.dep_ == "conj")
         )
@@ -397,7 +397,7 @@ class EnglishSentence(SentenceSpans):
         to = preps.get("to")
         if recipient is None and to is not None:
             recipient = next(iter(children(to, "pobj")), None)
-        subject = next(iter(children(v, "nsubj", "nsubjpass")), None)
+        subject = next(iter(_nearest_first(children(v, "nsubj", "nsubjpass"), v)), None)
         if lemma in DELIVERED and "auxpass" not in {c.dep_ for c in v.children}:
             thing = next(iter(children(v, "dobj")), None)
             if thing is None and v.dep_ == "relcl" and v.head.pos_ == "NOUN":
@@ -436,6 +436,13 @@ class EnglishSentence(SentenceSpans):
         else:
             what = self.thing(thing)
         return Found("delivery", start, end, who, what, to_whom, language="en")
+
+
+def _nearest_first(subjects: list[Token], verb: Token) -> list[Token]:
+    """A verb's subjects, the one said nearest before it first: in "Actions, I've promised Gareth
+    ..." and "Quick one on Corvane, Fenella sent over the pack" the parser gives the heading as a
+    second subject."""
+    return sorted(subjects, key=lambda s: (s.i > verb.i, -s.i if s.i < verb.i else s.i))
 
 
 def _stranded_subject(verb: Token) -> list[Token]:

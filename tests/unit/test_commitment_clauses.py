@@ -113,3 +113,20 @@ def test_a_promised_thing_the_parser_reads_as_a_clause() -> None:
         " before the open day on the 20th."
     ) == [("me", "Nadia", "2026-03-20")]
     assert owed("I promised Nadia the pack would be ready.") == []  # what would be, not a thing promised
+
+
+def test_a_heading_the_parser_gives_as_a_second_subject_is_not_who() -> None:
+    # In a whole note the parser sometimes reads "Actions," before "I've promised ..." as a second
+    # subject of "promised" (built here as it parsed it): the one said nearest the verb is who.
+    from spacy.tokens import Doc as Parsed
+
+    from memory.consolidate.commitment_english import _nearest_first
+    from memory.text.nlp import english
+
+    words = ["Actions", ",", "I", "'ve", "promised", "Gareth", "an", "outline"]
+    heads = [4, 4, 4, 4, 4, 4, 7, 4]
+    deps = ["nsubj", "punct", "nsubj", "aux", "ROOT", "dative", "det", "dobj"]
+    parsed = Parsed(english().vocab, words=words, heads=heads, deps=deps)
+    verb = parsed[4]
+    subjects = [t for t in verb.children if t.dep_ == "nsubj"]
+    assert [t.text for t in _nearest_first(subjects, verb)] == ["I", "Actions"]
