@@ -7,7 +7,9 @@ predicate of the future or of obligation:
 - "will"/"'ll"/"shall" + verb ("he'll send me the full list"), "going to" + verb, "said/promised/
   told X I'd" + verb (a reported promise; a bare "would" is hypothetical), "owe" ("I owe Oren the
   scorecard"), "promise" with an object ("I've promised Fiona a summary", "promised to send"), and
-  "need to / have to / got to" + a verb of handing something over, said with its recipient;
+  "need to / have to / got to" + a verb of handing something over, said with its recipient, and
+  the present progressive of handing over with a recipient and a date, an arrangement ("I'm
+  sending Fenella the outline after Easter, the 31st");
 - with an agent (who: "I"/"we" are the user, "me"/"us"; he/she/him/her are the nearest person
   named before), a thing (what: the direct object; "it" is the object named before it in the
   sentence), an optional recipient (to whom: the dative or "to X") and an optional due date;
@@ -27,7 +29,8 @@ hasn't sent").
 
 A German sentence has no parse: rules read "ich schicke / Markus liefert / er schickt ... bis",
 "werde/wird ... schicken", "soll ... liefern", "muss ... schicken" (with a recipient) and "schuldet";
-the present tense counts only with a due date ("ich schicke Jana die Folien bis Montag").
+the present tense counts only with a due date ("ich schicke Jana die Folien bis Montag"); "hat
+Veronika versprochen, dass ..." / "hat uns zugesagt, ..." is a promise to that person.
 
 The due date is the date of the commitment's clause, resolved against when the note was spoken
 (memory/text/dates.py `fact_dates`: "by Friday the 26th", "end of the month", "by next Tuesday",
