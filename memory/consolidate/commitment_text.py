@@ -22,6 +22,9 @@ Kind = Literal["commitment", "delivery"]
 ME, US = "me", "us"  # the user's side
 MINE = frozenset({ME, US})
 DEADLINE_WORDS = frozenset({"by", "until", "till", "before", "after", "no", "latest", "bis", "spätestens"})
+# A date said as when something starts is no deadline: "run the panels, five days straight,
+# starting Monday the 24th", "from the 3rd", "ab dem 3. Mai".
+START_WORDS = frozenset({"starting", "from", "beginning", "commencing", "ab"})
 WHAT_WORDS = 14  # what is shown of the thing; the quote holds the rest
 
 # English words the parse is read with (memory/consolidate/commitment_english.py) ---------------------
@@ -172,6 +175,8 @@ class Context:
             if e.kind != "date":
                 continue
             lead = _LEAD.search(text[: e.start])
+            if lead is not None and lead.group("w").lower() in START_WORDS:
+                continue
             deadline = lead is not None and lead.group("w").lower() in DEADLINE_WORDS
             if e.grain == "year" and not deadline:
                 continue  # "LVS-2000", "since 2019"

@@ -130,3 +130,16 @@ def test_a_heading_the_parser_gives_as_a_second_subject_is_not_who() -> None:
     verb = parsed[4]
     subjects = [t for t in verb.children if t.dep_ == "nsubj"]
     assert [t.text for t in _nearest_first(subjects, verb)] == ["I", "Actions"]
+
+
+def test_when_something_starts_is_no_deadline() -> None:
+    # going to do something, said with no one it is owed to and only a start: no commitment
+    assert (
+        owed(
+            "Tomas, my associate, is going to run the interviews, three days straight, starting Monday the 9th."
+        )
+        == []
+    )
+    assert dues("Tomas is going to send me the interview notes by Friday the 13th.") == [
+        ("Tomas", "me", "2026-03-13")
+    ]
