@@ -136,7 +136,8 @@ def test_when_something_starts_is_no_deadline() -> None:
     # going to do something, said with no one it is owed to and only a start: no commitment
     assert (
         owed(
-            "Tomas, my associate, is going to run the interviews, three days straight, starting Monday the 9th."
+            "Ines Marlow, my colleague, is going to run the evaluation panels, five days straight,"
+            " starting Monday the 9th of March, here on site."
         )
         == []
     )
