@@ -23,9 +23,9 @@ from typing import Any
 
 from memory.consolidate.commitment_text import MINE, Found
 from memory.store.store import Store, now_iso
+from memory.text.dates import NUMBER_WORDS
 from memory.text.doc import Doc
 from memory.text.numbers import word_list
-from memory.text.quotes import tokens
 from memory.text.relevance import STOPWORDS, stems
 from memory.text.stems import stem, text_language
 
@@ -176,14 +176,30 @@ def _words(text: str) -> set[str]:
 
 def head_word(what: str) -> str | None:
     """The stem of the noun a thing is: its last word before a preposition ("a first draft of the
-    playbook" → draft, "den Datenabzug aus dem LVS-2000" → datenabzug)."""
+    playbook" → draft, "den Datenabzug aus dem LVS-2000" → datenabzug, "a side-by-side comparison
+    of ..." → comparison); a counted measure is not the thing ("the ten years of fish count data" →
+    data)."""
     language = text_language(what)
-    words = [t.norm for t in tokens(what)]
+    words = [w.strip(".,;:!?\"'()").lower() for w in what.split()]
     cut = next((i for i, w in enumerate(words) if i and w in _PREPOSITIONS), len(words))
-    for word in reversed(words[:cut]):
-        if word.isalpha() and len(word) > 2 and word not in STOPWORDS and word not in _VAGUE:
-            return stem(word, language)
+    head = _last_noun(words[:cut])
+    if head is not None and cut < len(words) and words[cut] == "of" and _counted(words[:cut]):
+        rest = words[cut + 1 :]
+        after = next((i for i, w in enumerate(rest) if w in _PREPOSITIONS), len(rest))
+        head = _last_noun(rest[:after]) or head
+    return stem(head.split("-")[-1], language) if head is not None else None
+
+
+def _last_noun(words: Sequence[str]) -> str | None:
+    for word in reversed(words):
+        if word.replace("-", "").isalpha() and len(word) > 2 and word not in STOPWORDS and word not in _VAGUE:
+            return word
     return None
+
+
+def _counted(words: Sequence[str]) -> bool:
+    """ "ten years", "3 boxes": the phrase's head is counted by the number before it."""
+    return len(words) >= 2 and (words[-2].isdigit() or words[-2] in NUMBER_WORDS)
 
 
 def _names(party: str | None) -> set[str]:

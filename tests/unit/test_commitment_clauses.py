@@ -144,3 +144,12 @@ def test_when_something_starts_is_no_deadline() -> None:
     assert dues("Tomas is going to send me the interview notes by Friday the 13th.") == [
         ("Tomas", "me", "2026-03-13")
     ]
+
+
+def test_the_head_of_a_thing_owed_is_what_a_delivery_must_name() -> None:
+    from memory.consolidate.commitment_store import head_word
+
+    # "side-by-side" is one word, not a cut at "by"; a counted measure is not the thing
+    assert head_word("a side-by-side comparison of three telephone agencies") == "comparison"
+    assert head_word("the ten years of fish count data") == "data"
+    assert head_word("a first draft of the playbook") == "draft"
