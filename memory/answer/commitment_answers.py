@@ -22,14 +22,18 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import TYPE_CHECKING
 
 from memory.answer.answers import Citation, Claim
 from memory.consolidate.commitment_store import Commitment, list_commitments
-from memory.consolidate.commitment_text import GROUP, MINE, THIRD_PERSON
+from memory.consolidate.commitment_text import GROUP, MINE, THIRD_PERSON, TRANSFER
 from memory.store.store import Store
 from memory.text.nlp import language_of, parse
 from memory.text.quotes import ClaimKind
 from memory.text.relevance import question_names, stem
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
 
 MAX_COMMITMENTS = 5
 
@@ -52,6 +56,15 @@ class CommitmentQuestion:
 
     mine: bool | None  # True: what the user owes; False: what the user is owed
     names: frozenset[str]  # stems of the names it says (people or projects)
+    # Names of more than one word ("Orla Brannock"): one of its words said is the name said (a
+    # promise says "Orla"). Stems of each; the names above hold them too.
+    phrases: tuple[frozenset[str], ...] = ()
+    # "Has Priya sent the floor plans?": a question about a delivery that asks no promise is about
+    # one only when a promise's thing shares a word with the thing asked (stems); empty: any thing.
+    thing: frozenset[str] = frozenset()
+    # It asks whether a promise was kept ("Did Anjali get me the profiles when she said she would?"):
+    # answered from a promise only when a later note said it was done; else from the passages.
+    delivered: bool = False
 
 
 def commitment_question(question: str) -> CommitmentQuestion | None:
@@ -68,6 +81,14 @@ def commitment_question(question: str) -> CommitmentQuestion | None:
                 c for c in t.children if c.dep_ == "xcomp" and c.pos_ == "VERB" and c.lemma_.lower() != "be"
             ]
             owing += [t, *deeds] if deeds else []
+    thing: frozenset[str] = frozenset()
+    delivered = False
+    if not owing and (asked := _asked_delivery(doc)) is not None:
+        # "Did Stefan ever send the energy figures?", "Did Anjali get me the profiles when she said
+        # she would?": whether something promised was handed over
+        verb, thing = asked
+        owing.append(verb)
+        delivered = True
     waiting = [
         t for t in doc if t.lemma_.lower() == "wait" and any(c.lower_ in ("on", "for") for c in t.children)
     ]
@@ -96,7 +117,38 @@ def commitment_question(question: str) -> CommitmentQuestion | None:
         return None
     mine = waited if waited is not None else mine
     # The names it says, read as the relevance gate reads a question's names.
-    return CommitmentQuestion(mine, frozenset(question_names(question)))
+    names = frozenset(question_names(question))
+    return CommitmentQuestion(mine, names, _name_phrases(doc, names), thing, delivered)
+
+
+def _asked_delivery(doc: Doc) -> tuple[Token, frozenset[str]] | None:
+    """A yes/no question whether someone handed something over ("Did Stefan ever send the energy
+    figures?"): its verb and the stems of the thing asked about."""
+    first = next((t for t in doc if not t.is_punct), None)
+    if first is None or first.lower_ not in ("did", "has", "have", "had"):
+        return None
+    verb = first.head
+    if verb.lemma_.lower() not in TRANSFER or verb.dep_ != "ROOT":
+        return None
+    # the thing: the object, or the subject of what it was got done ("get the tender published")
+    things = [c for c in verb.children if c.dep_ == "dobj"] + [
+        s for c in verb.children if c.dep_ == "ccomp" for s in c.children if s.dep_ in ("nsubj", "nsubjpass")
+    ]
+    words = {stem(w.lower_) for t in things for w in t.subtree if w.pos_ in ("NOUN", "PROPN")}
+    return (verb, frozenset(words)) if words else None
+
+
+def _name_phrases(doc: Doc, names: frozenset[str]) -> tuple[frozenset[str], ...]:
+    """The question's names of more than one word, as stems: runs of proper nouns."""
+    phrases, run = [], []
+    for t in [*doc, None]:
+        if t is not None and t.pos_ == "PROPN" and stem(t.lower_) in names:
+            run.append(stem(t.lower_))
+            continue
+        if len(run) > 1:
+            phrases.append(frozenset(run))
+        run = []
+    return tuple(phrases)
 
 
 def _german_question(question: str) -> CommitmentQuestion | None:
@@ -145,7 +197,13 @@ def matching_commitments(
         said = (
             _party_stems(c.who) | _party_stems(c.to_whom) | _project_stems(c.project) | _party_stems(c.what)
         )
+        # a name of two words is said when one of them is ("Orla" for "Orla Brannock")
+        said |= {w for phrase in asked.phrases if phrase & said for w in phrase}
         if not asked.names <= said:
+            continue
+        if asked.thing and not asked.thing & _party_stems(c.what):
+            continue
+        if asked.delivered and not (c.done and (until is None or (c.done_spoken_at or "") <= until)):
             continue
         found.append(c)
     return found[:MAX_COMMITMENTS]

@@ -290,3 +290,21 @@ def test_who_owes_me_keeps_the_other_side_and_a_german_question_reads_its_party(
 def test_a_commitment_question_no_commitment_matches_is_answered_from_the_notes(library: Library) -> None:
     answer = _ask(library, "What does Priya owe me?", "2026-03-20T09:00:00")
     assert answer.mode != "commitments"
+
+
+def test_whether_a_promise_was_kept_is_answered_by_the_words_that_it_was_done(library: Library) -> None:
+    kept = _ask(library, "Did I send Jana the pricing deck when I said I would?", "2026-03-20T09:00:00")
+    assert kept.mode == "commitments"
+    assert [c.text for c in kept.stated] == [
+        "I'll send Jana Novak the pricing deck by Monday",
+        "The pricing deck went out to Jana yesterday",
+    ]
+    # no note says the results came: the passages answer, not the promise alone
+    open_one = _ask(library, "Has Tomasz sent the load-test results?", "2026-03-20T09:00:00")
+    assert open_one.mode != "commitments"
+
+
+def test_a_full_name_asked_finds_the_promise_that_says_the_first_name(library: Library) -> None:
+    answer = _ask(library, "What do I owe Leona Farrant, and by when?", "2026-03-20T09:00:00")
+    assert answer.mode == "commitments"
+    assert answer.stated[0].text.startswith("what I owe Leona is the revised risk register")

@@ -46,3 +46,16 @@ def test_german_questions_by_their_word_forms() -> None:
     asked = commitment_question("Was schulde ich Frau Berger noch?")
     assert asked is not None and asked.mine is True and "berg" in asked.names
     assert commitment_question("Wann liefert Herr Krause die Stammdaten?") is not None
+
+
+def test_whether_something_promised_was_handed_over() -> None:
+    kept = commitment_question("Did Leona send me the site survey when she said she would?")
+    assert kept is not None and kept.delivered and {"survey"} <= kept.thing and "leona" in kept.names
+    sent = commitment_question("Has Rui ever sent the tariff sheets?")
+    assert sent is not None and sent.delivered and "sheet" in sent.thing
+    assert commitment_question("Did the board approve the budget?") is None  # no handing over
+
+
+def test_a_name_of_two_words_is_one_name() -> None:
+    asked = commitment_question("What do I owe Leona Farrant, and by when?")
+    assert asked is not None and asked.phrases == (frozenset({"leona", "farrant"}),)
