@@ -75,7 +75,7 @@ class EnglishSentence(SentenceSpans):
                 out.append(found)
             elif (delivery := self.delivery(t)) is not None:
                 out.append(delivery)
-        return self._sentence_deadline(out)
+        return _one_per_promise(self._sentence_deadline(out))
 
     def _sentence_deadline(self, found: list[Found]) -> list[Found]:
         """A commitment whose own clause says no date takes the sentence's one deadline that no
@@ -246,6 +246,15 @@ class EnglishSentence(SentenceSpans):
                 if not children(c, "aux", "auxpass"):
                     last = max([t.i for t in c.subtree if not t.is_punct] + [last])
         due = self.due_in(first, last)
+        if due is None:
+            # "set those up and do them with me by the end of April": a deadline said after a
+            # second verb that shares the first one's subject is the first one's too
+            for verb in children(p.verb, "conj"):
+                if verb.pos_ == "VERB" and not children(verb, "nsubj", "nsubjpass"):
+                    end = max([t.i for t in self._clause(verb) if not t.is_punct] + [last])
+                    if (due := self.due_in(first, end)) is not None:
+                        last = end
+                        break
         if not undertaken and to_whom is None and due is None:
             return None  # "they'll just email parents for now": nothing owed to anyone by any time
         if p.kind == "arranged" and (due is None or to_whom is None):
@@ -436,6 +445,29 @@ class EnglishSentence(SentenceSpans):
         else:
             what = self.thing(thing)
         return Found("delivery", start, end, who, what, to_whom, language="en")
+
+
+def _one_per_promise(found: list[Found]) -> list[Found]:
+    """ "I'll write the data flow section and get it to Orla by Friday": the two verbs read as two
+    commitments of the same thing by the same day are one, to Orla, quoted from the first verb."""
+    out: list[Found] = []
+    for f in found:
+        same = next(
+            (
+                o
+                for o in out
+                if f.kind == o.kind == "commitment"
+                and (f.who, f.what, f.due_date) == (o.who, o.what, o.due_date)
+                and None in (f.to_whom, o.to_whom)
+            ),
+            None,
+        )
+        if same is None:
+            out.append(f)
+            continue
+        kept = f if same.to_whom is None else same
+        out[out.index(same)] = replace(kept, start=min(f.start, same.start), end=max(f.end, same.end))
+    return out
 
 
 def _nearest_first(subjects: list[Token], verb: Token) -> list[Token]:

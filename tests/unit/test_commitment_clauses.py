@@ -153,3 +153,14 @@ def test_the_head_of_a_thing_owed_is_what_a_delivery_must_name() -> None:
     assert head_word("a side-by-side comparison of three telephone agencies") == "comparison"
     assert head_word("the ten years of fish count data") == "data"
     assert head_word("a first draft of the playbook") == "draft"
+
+
+def test_two_verbs_of_one_promise() -> None:
+    # the deadline said after the second verb is the first one's too
+    assert dues("Nadia is going to set those up and do them with me by the end of March.") == [
+        ("Nadia", "", "2026-03-31")
+    ]
+    # writing a thing and getting it to someone by a day is one promise, to that someone
+    assert dues(
+        "I've said I'll write the risk section of the bid and get it to Omar by Friday the 13th."
+    ) == [("me", "Omar", "2026-03-13")]
