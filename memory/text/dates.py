@@ -77,6 +77,14 @@ _WEEKDAY_WEEK = re.compile(
     rf"|(?:the\s+)?(?P<c>{_WEEKDAY})\s+after\s+next|(?P<d>{_WEEKDAY})\s+in\s+einer\s+woche)\b",
     re.I,
 )
+# "the day after", "the week before": said after a date of the same sentence, counted from it
+# ("on the 20th of April and ... the day after"); "the day after tomorrow" from the note's day.
+# Not "the day after the board meeting": an event, whose date is not known here.
+_DAY_AFTER = re.compile(
+    r"\bthe\s+(?P<w>day|week)\s+(?P<d>after|before)\b(?:\s+(?P<t>tomorrow)\b)?"
+    r"(?!\s+(?:the|a|an|his|her|their|our|my|that|this|next|last|it|we|i|they|he|she)\b)",
+    re.I,
+)
 # A calendar week by its number: "KW 44", "Kalenderwoche 44", "calendar week 44" (ISO weeks, as
 # German offices count them); "week 3 of the trial" is no calendar week.
 _CALENDAR_WEEK = re.compile(r"\b(?:kw|kalenderwoche|calendar\s+week)\s*(?P<w>\d{1,2})\b", re.I)
@@ -281,6 +289,22 @@ def find_dates(text: str, resolver: DateResolver, taken: Taken) -> list[Entity]:
                 Entity(
                     "date", m.group(0), m.start(), m.end(), when.isoformat(), grain="day", explicit=explicit
                 )
+            )
+    for m in _DAY_AFTER.finditer(text):
+        if not taken.free(m.start(), m.end()):
+            continue
+        step = timedelta(days=7 if m.group("w").lower() == "week" else 1)
+        sign = 1 if m.group("d").lower() == "after" else -1
+        if m.group("t"):
+            base: date | None = resolver.today + timedelta(days=1)
+        else:
+            said = [e for e in found if e.explicit and e.grain == "day" and e.end <= m.start()]
+            base = date.fromisoformat(said[-1].value) if said else None
+        if base is not None:
+            taken.take(m.start(), m.end())
+            when = base + sign * step
+            found.append(
+                Entity("date", m.group(0), m.start(), m.end(), when.isoformat(), grain="day", explicit=False)
             )
     for m in _RELATIVE.finditer(text):
         if taken.free(m.start(), m.end()) and (resolved := _relative(resolver, m)):

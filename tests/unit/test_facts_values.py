@@ -109,12 +109,24 @@ def dates(text: str, language: str = "en", when: datetime = TUESDAY) -> list[tup
         ("The forecast is due by KW 44.", "en", "KW 44", "2026-10-26"),
         ("Die Daten kommen in vierzehn Tagen.", "de", "in vierzehn Tagen", "2026-02-24"),
         ("Das Angebot kommt in einer Woche.", "de", "in einer Woche", "2026-02-17"),
+        (
+            "The board sits on the 20th of February and he confirms it the day after.",
+            "en",
+            "the day after",
+            "2026-02-21",
+        ),
+        ("We meet the day after tomorrow.", "en", "the day after tomorrow", "2026-02-12"),
     ],
 )
 def test_dates_resolve_against_when_the_note_was_spoken(
     text: str, language: str, said: str, value: str
 ) -> None:
     assert (said, value) in dates(text, language)
+
+
+def test_the_day_after_an_event_or_no_date_is_no_date() -> None:
+    assert dates("The day after the board meeting we sign.") == []
+    assert dates("I'll see her the day after.") == []
 
 
 def test_a_numbered_week_of_something_else_is_no_calendar_week() -> None:
