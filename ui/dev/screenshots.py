@@ -443,6 +443,7 @@ ONLY = {
     "timeline": "timeline",
     "library-menu": "library_menu",
     "answer": "answer",
+    "commitments": "commitments",
     "answer-commitments": "answer_commitments",
     "answer-connections": "answer_connections",
 }
