@@ -197,8 +197,10 @@ def matching_commitments(
         said = (
             _party_stems(c.who) | _party_stems(c.to_whom) | _project_stems(c.project) | _party_stems(c.what)
         )
-        # a name of two words is said when one of them is ("Orla" for "Orla Brannock")
-        said |= {w for phrase in asked.phrases if phrase & said for w in phrase}
+        # a person's name of two words is said when a party says one of them ("Orla" for "Orla
+        # Brannock"); not by the project's name ("Ilse Kranich" is not said by Kranich's project)
+        parties = _party_stems(c.who) | _party_stems(c.to_whom)
+        said |= {w for phrase in asked.phrases if phrase & parties for w in phrase}
         if not asked.names <= said:
             continue
         if asked.thing and not asked.thing & _party_stems(c.what):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from app.ask import AskRequest, ask
 from app.consolidation.service import consolidate
 from app.ingest.imports import import_corpus
 from app.library import Library
@@ -146,6 +147,14 @@ NOTES = [
         "Heron Observatory update.",
         "The telescope dome budget is a hundred and ten thousand with the council's grant.",
     ]),
+    ("alder:1", "alder-school", "Alder kickoff", "2026-02-17T10:00:00", [
+        "Alder School kickoff notes.",
+        "They want to raise forty thousand pounds for the new library.",
+    ]),
+    ("alder:2", "alder-school", "Alder update", "2026-03-18T10:00:00", [
+        "Alder School update.",
+        "The roof needs work too, so the appeal is now going for fifty-five thousand pounds.",
+    ]),
 ]  # fmt: skip
 
 
@@ -153,6 +162,7 @@ NOTES = [
 class Consolidated:
     facts: list[Fact]  # every fact, restatements too
     about_orchard: set[int]  # the ids `list_facts` gives for the Orchard project
+    library: Library
 
     def one(self, value: str) -> Fact:
         [found] = self.all(value)
@@ -175,6 +185,7 @@ def notes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Consolidated]:
     yield Consolidated(
         list_facts(library.store, include_restatements=True),
         {f.id for f in list_facts(library.store, project_id=orchard.id)},
+        library,
     )
     library.close()
 
@@ -301,3 +312,14 @@ def test_a_german_value_said_plainly_supersedes_nothing(notes: Consolidated) -> 
     # German attributes are the words near the value ("das Angebot liegt bei"), not what a parse
     # says it is of: the insulation's offer does not replace the windows'
     assert notes.one("hundertzwanzigtausend Euro").superseded_by is None
+
+
+def test_an_answer_quoting_a_wished_value_leads_with_the_figure_that_replaced_it(notes: Consolidated) -> None:
+    # "They want to raise forty thousand" is a wish (inferred), later replaced by a stated figure:
+    # an answer that quotes the wish shows the figure that holds now first
+    wish, figure = notes.one("forty thousand pounds"), notes.one("fifty-five thousand pounds")
+    assert wish.kind == "inferred" and wish.superseded_by == figure.id
+    question = "How much is Alder School trying to raise for the library?"
+    answer = ask(notes.library, AskRequest(question, as_of="2026-03-20T09:00:00", no_llm=True))
+    stated = [c.text for c in answer.claims if c.kind == "stated"]
+    assert stated and "fifty-five thousand" in stated[0], stated
