@@ -298,8 +298,8 @@ def find_dates(text: str, resolver: DateResolver, taken: Taken) -> list[Entity]:
         if m.group("t"):
             base: date | None = resolver.today + timedelta(days=1)
         else:
-            said = [e for e in found if e.explicit and e.grain == "day" and e.end <= m.start()]
-            base = date.fromisoformat(said[-1].value) if said else None
+            earlier = [e for e in found if e.explicit and e.grain == "day" and e.end <= m.start()]
+            base = date.fromisoformat(earlier[-1].value) if earlier else None
         if base is not None:
             taken.take(m.start(), m.end())
             when = base + sign * step
