@@ -108,14 +108,31 @@ class SentenceSpans:
         )
 
     def _antecedent(self, pronoun: Token) -> str | None:
-        """ "wants to see the agreement ..., and I said I'd get it to her": the object named before."""
+        """ "wants to see the agreement ..., and I said I'd get it to her": the object named before,
+        in this sentence or, for "them", "these" and "those", the last plural object of the sentence
+        before ("Lorna wants reference calls done ... Carys is going to set those up")."""
         before = [
             t
             for t in self.tokens
             if t.i < pronoun.i and t.dep_ in ("dobj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN")
             and not self._personal(t)
         ]  # fmt: skip
-        return self.text_of(self._phrase(before[-1])) if before else None
+        if before:
+            return self.text_of(self._phrase(before[-1]))
+        if pronoun.lower_ not in ("them", "these", "those") or self.sentence.number == 0:
+            return None
+        previous = self.context.parsed.sentence(self.context.doc.sentences[self.sentence.number - 1])
+        if previous.tokens is None:
+            return None
+        plural = [t for t in previous.tokens if t.dep_ in ("dobj", "nsubjpass") and t.tag_ in ("NNS", "NNPS")]
+        if not plural:
+            return None
+        words = [
+            w
+            for w in plural[-1].subtree
+            if w.i <= plural[-1].i and (w.dep_ in MODIFIERS or w.i == plural[-1].i)
+        ]
+        return " ".join(w.text for w in words if w.dep_ != "punct").strip() or None
 
     # --- where the quote is, and its due date -----------------------------------------------------------
     def _clause(self, v: Token, skip: set[int] | None = None) -> list[Token]:

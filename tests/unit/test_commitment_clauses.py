@@ -164,3 +164,15 @@ def test_two_verbs_of_one_promise() -> None:
     assert dues(
         "I've said I'll write the risk section of the bid and get it to Omar by Friday the 13th."
     ) == [("me", "Omar", "2026-03-13")]
+
+
+def test_those_in_a_promise_are_the_things_of_the_sentence_before() -> None:
+    texts = [
+        "Nadia wants site visits done before the board, with two other schools.",
+        "Ruth is going to set those up by the end of March.",
+    ]
+    segments = [
+        Segment(i + 1, 1, i, None, i * 5.0, i * 5.0 + 4.5, None, t, t, False) for i, t in enumerate(texts)
+    ]
+    doc = Doc(segments, "2026-03-02T09:00:00")
+    assert [(c.who, c.what) for c in find_commitments(doc, doc_entities(doc))] == [("Ruth", "site visits")]
