@@ -38,11 +38,11 @@ from memory.store import note_ops
 from memory.store.llm_log import LoggedCall
 from memory.store.recordings import get_recording, list_segments
 from memory.text import entities, name_book
-from memory.text.dates import Entity
 from memory.text.doc import Doc
 from memory.text.name_words import common_word
 from memory.text.names import NamedEntity
 from memory.text.relevance import STOPWORDS, chunk_count, stems, term_document_counts
+from memory.text.said_values import Entity
 from models.catalogue import Role
 from models.chat import ChatModel
 from models.consolidation_prompts import fact_messages, rationale_messages

@@ -18,8 +18,9 @@ from datetime import date
 
 from memory.answer.answers import Claim
 from memory.store.clock import parse_time
-from memory.text.dates import DateResolver, Taken, find_dates
+from memory.text.dates import DateResolver, find_dates
 from memory.text.quotes import ClaimKind
+from memory.text.said_values import Taken
 
 # Words that tie a day to the moment of speaking.
 _FROM_NOW = re.compile(

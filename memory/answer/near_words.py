@@ -26,9 +26,10 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from memory.answer.context import ContextPassage
-from memory.text.dates import MONTHS, NUMBER_WORDS, WEEKDAYS
+from memory.text.dates import MONTHS, WEEKDAYS
 from memory.text.quotes import tokens
 from memory.text.relevance import STOPWORDS, QuestionTerms, stem
+from memory.text.said_values import NUMBER_WORDS
 
 Embed = Callable[[Sequence[str]], np.ndarray]  # unit-length vectors, one row per text
 MIN_WORD_COSINE = 0.6

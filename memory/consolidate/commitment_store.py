@@ -23,10 +23,10 @@ from typing import Any
 
 from memory.consolidate.commitment_text import MINE, Found
 from memory.store.store import Store, now_iso
-from memory.text.dates import NUMBER_WORDS
 from memory.text.doc import Doc
 from memory.text.numbers import word_list
 from memory.text.relevance import STOPWORDS, stems
+from memory.text.said_values import NUMBER_WORDS
 from memory.text.stems import stem, text_language
 
 WINDOW = timedelta(days=365)  # how far apart a commitment and what marks it done (or repeats it) may be

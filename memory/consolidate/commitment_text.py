@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Literal
 
-from memory.text.dates import DateResolver, Entity, fact_dates
+from memory.text.dates import DateResolver, fact_dates
 from memory.text.doc import Doc, Sentence
 from memory.text.fact_parse import parsed
 from memory.text.numbers import word_list
+from memory.text.said_values import Entity
 
 Kind = Literal["commitment", "delivery"]
 ME, US = "me", "us"  # the user's side

@@ -45,8 +45,8 @@ from collections.abc import Iterable, Sequence
 
 from memory.consolidate.commitment_english import EnglishSentence
 from memory.consolidate.commitment_text import ME, US, WHAT_WORDS, Context, Due, Found
-from memory.text.dates import Entity
 from memory.text.doc import Doc, Sentence
+from memory.text.said_values import Entity
 
 __all__ = ["Found", "find_commitments"]
 

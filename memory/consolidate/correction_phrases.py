@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memory.text.dates import NUMBER_WORD_PATTERN, WEEKDAYS, DateResolver, fact_dates
+from memory.text.dates import WEEKDAYS, DateResolver, fact_dates
 from memory.text.doc import Doc, Span
 from memory.text.fact_parse import parsed
 from memory.text.nlp import language_of
 from memory.text.numbers import GERMAN_MONTHS, Converted
+from memory.text.said_values import NUMBER_WORD_PATTERN
 
 # A German ordinal's dot ("am 3. September") ends no clause.
 _CLAUSE_END = re.compile(

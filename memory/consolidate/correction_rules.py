@@ -25,11 +25,12 @@ from memory.consolidate.correction_phrases import (
     phrase_values,
     right_phrase,
 )
-from memory.text.dates import MONTHS, NUMBER_WORDS, WEEKDAYS
+from memory.text.dates import MONTHS, WEEKDAYS
 from memory.text.doc import Doc, Sentence
 from memory.text.nlp import language_of
 from memory.text.numbers import Converted
 from memory.text.repair_features import marker_flags
+from memory.text.said_values import NUMBER_WORDS
 
 _FILLER = r"(?:oh|um|uh|äh|ähm|well|so|okay)"
 _CORE = (

@@ -18,8 +18,8 @@ from typing import Any
 from memory.consolidate.commitment_store import Commitment, list_commitments
 from memory.consolidate.facts import HEDGE_SENTENCE
 from memory.store.store import Store, now_iso
-from memory.text.dates import Entity
 from memory.text.doc import Doc
+from memory.text.said_values import Entity
 
 DECISION = re.compile(
     r"\b(?:(?:we|they)(?:['’]ve|\s+have)?\s+decided|decided\s+to|we\s+agreed|agreed\s+(?:to|on|that|it)|"

@@ -18,10 +18,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from memory.text.dates import MONTHS, NUMBER_WORDS, WEEKDAYS, DateResolver, Entity, fact_dates
+from memory.text.dates import MONTHS, WEEKDAYS, DateResolver, fact_dates
 from memory.text.fact_parse import ParsedSentence, counted_noun
 from memory.text.numbers import find_quantities, word_list
 from memory.text.relevance import STOPWORDS
+from memory.text.said_values import NUMBER_WORDS, Entity
 from memory.text.stems import stem
 
 if TYPE_CHECKING:

@@ -48,12 +48,13 @@ from memory.consolidate.fact_values import (
     quantity_values,
     status_values,
 )
-from memory.text.dates import DateResolver, Entity
+from memory.text.dates import DateResolver
 from memory.text.doc import Doc, Sentence, Span
 from memory.text.fact_parse import parsed
 from memory.text.hedges import Assertion, of_a_past_year, read_value, sentence_hedges
 from memory.text.quotes import ClaimKind, QuoteSource, SourceSegment, tokens
 from memory.text.relevance import STOPWORDS
+from memory.text.said_values import Entity
 from memory.text.stems import stem
 
 # Kept for the digest (memory/consolidate/digest.py): a sentence that hedges as a whole.

@@ -21,12 +21,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memory.store.store import Store, now_iso
-from memory.text.dates import Entity
 from memory.text.doc import Doc
 from memory.text.entities import NAME_KINDS
 from memory.text.name_book import NameBook, library_names
 from memory.text.name_words import common_word
 from memory.text.numbers import word_list
+from memory.text.said_values import Entity
 
 MAX_QUIET = 2  # sentences saying nothing of either project that an aside may run through
 OPENING_WORDS = 6  # a project named this early in a sentence is what the sentence is about

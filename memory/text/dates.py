@@ -3,7 +3,8 @@
 "Friday the 13th" is the Friday the 13th nearest the day of the note; "on Friday" is the coming
 Friday, or the last one when its clause is in the past ("the trustees liked it on Friday"); "the
 11th" is the 11th the note already named, else the next 11th; "tomorrow", "next week", "end of
-May", "in two weeks" and their German forms likewise. Times ("at two o'clock", "um 14 Uhr") too.
+May", "in two weeks" and their German forms likewise. Times of day ("at two o'clock", "um 14 Uhr")
+are read in memory/text/clock_times.py, the values both find in memory/text/said_values.py.
 
 `fact_dates` reads a sentence for facts: number words first written as digits by text2num ("the
 first of October", "dreiundzwanzigster Juni"), then the forms above, then quarters ("end of Q3"),
@@ -17,10 +18,10 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from memory.text.numbers import german_number_words, word_list
+from memory.text.clock_times import find_times
+from memory.text.said_values import NUMBER_WORD_PATTERN, Entity, Taken, parse_number
 
 MONTHS = {
     **{m.lower(): i for i, m in enumerate(calendar.month_name) if m},
@@ -32,16 +33,8 @@ WEEKDAYS = {
     **{"montag": 0, "dienstag": 1, "mittwoch": 2, "donnerstag": 3, "freitag": 4, "samstag": 5},
     **{"sonntag": 6},
 }
-_UNITS = word_list(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
-    " seventeen eighteen nineteen"
-)
-_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-NUMBER_WORDS = {w: i for i, w in enumerate(_UNITS)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
-NUMBER_WORDS |= german_number_words() | {"dozen": 12}  # "elf", "dreiundzwanzig": text2num's values
 MONTH_PATTERN = "|".join(sorted(MONTHS, key=len, reverse=True))
 _WEEKDAY = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
-NUMBER_WORD_PATTERN = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 ORDINAL_SUFFIX = r"(?:st|nd|rd|th)"
 _WD = rf"(?:(?P<wd>{_WEEKDAY}),?\s+)?"
 
@@ -96,38 +89,13 @@ _MONTH_ALONE = re.compile(
     rf"(?:the\s+)?(?:end\s+of\s+)?(?P<m>{MONTH_PATTERN})\b",
     re.I,
 )
-# an hour said with its part of the day, or "o'clock", needs no "at": "two in the afternoon", "nine
-# in the morning", "ten o'clock I should say"
-_DAYPART_TIME = re.compile(
-    rf"\b(?P<h>\d{{1,2}}|{NUMBER_WORD_PATTERN})(?P<mi>)\s+"
-    r"(?P<ap>in the morning|in the afternoon|in the evening|o['’]clock\b|a\.m\.|p\.m\.)",
-    re.I,
-)
 _YEAR = re.compile(r"(?<![\d,.])\b(?P<y>(?:19|20)\d{2})\b(?![\d,.]\d)")
-_TIME = re.compile(
-    rf"\b(?:at|um|from)\s+(?P<h>\d{{1,2}}|{NUMBER_WORD_PATTERN})(?::(?P<mi>\d{{2}}))?\s*"
-    r"(?P<ap>a\.?m\.?|p\.?m\.?|o'clock|o’clock|in the morning|in the afternoon|in the"
-    r" evening|uhr)?(?!\s*(?:%|percent))",
-    re.I,
-)
 _PAST = re.compile(
     r"\b(?:was|were|did|had|went|sent|said|told|liked|came|found|met|spoke|called|asked|"
     r"submitted|agreed|gave|took|made|saw|heard|left|\w{3,}ed)\b",
     re.I,
 )
 _DEADLINE = re.compile(r"\b(?:by|until|till|before|to|bis|next|this|coming)\s+$", re.I)
-
-
-@dataclass(frozen=True)
-class Entity:
-    kind: str  # date | time | amount | count | percent | person | organisation | technology | name
-    text: str  # the raw words
-    start: int  # character offsets in the text it was found in
-    end: int
-    value: str  # normalised: "2026-06-11", "14800 GBP", "64", "gwen trevelyan"
-    unit: str = ""  # counts: "supplier"; amounts: "per day"
-    grain: str = ""  # dates: day | week | month | year
-    explicit: bool = True  # dates: said in full (a month or weekday named), not only resolved
 
 
 def _near(candidates: list[date], anchor: date) -> date:
@@ -139,18 +107,6 @@ def _safe(y: int, m: int, d: int) -> date | None:
         return date(y, m, d)
     except ValueError:
         return None
-
-
-def parse_number(word: str) -> int | None:
-    word = word.lower()
-    if word.isdigit():
-        return int(word)
-    total = 0
-    for part in re.split(r"[\s-]+", word):
-        if part not in NUMBER_WORDS:
-            return None
-        total += NUMBER_WORDS[part]
-    return total
 
 
 class DateResolver:
@@ -242,19 +198,6 @@ def _relative_date(resolver: DateResolver, m: re.Match[str]) -> tuple[date, str]
     if rel.startswith(("last", "letzte")):
         return monday - timedelta(days=7), "week"
     return monday, "week"
-
-
-class Taken:
-    """Character ranges already claimed by an entity (a date's "13" is not also a count)."""
-
-    def __init__(self) -> None:
-        self.ranges: list[tuple[int, int]] = []
-
-    def free(self, a: int, b: int) -> bool:
-        return all(b <= x or a >= y for x, y in self.ranges)
-
-    def take(self, a: int, b: int) -> None:
-        self.ranges.append((a, b))
 
 
 def find_dates(text: str, resolver: DateResolver, taken: Taken) -> list[Entity]:
@@ -360,87 +303,6 @@ def find_dates(text: str, resolver: DateResolver, taken: Taken) -> list[Entity]:
         if taken.free(m.start(), m.end()):
             taken.take(m.start(), m.end())
             found.append(Entity("date", m.group(0), m.start(), m.end(), m.group("y"), grain="year"))
-    return found
-
-
-# Clock times said in words: "half past nine", "quarter to ten", "ten past two", "Viertel nach neun",
-# "halb zehn" (German "halb zehn" is half an hour before ten).
-_CLOCK_MINUTES = {
-    "half": 30,
-    "quarter": 15,
-    "a quarter": 15,
-    "twenty": 20,
-    "ten": 10,
-    "five": 5,
-    "viertel": 15,
-}
-_CLOCK_WORDS = re.compile(
-    rf"\b(?:(?P<m>half|a\s+quarter|quarter|viertel)\s+(?P<rel>past|after|to|nach|vor)"
-    rf"|(?P<m2>twenty|ten|five)\s+(?P<rel2>past|after)"  # not "to": "five to ten minutes" is a range
-    rf"|(?P<halb>halb)"
-    # British "half nine" (half past nine), at the end of its clause or before "at", "in", …:
-    # not "half two weeks", "half three of them"
-    rf"|(?P<half>half)(?=\s+(?:\d{{1,2}}|{NUMBER_WORD_PATTERN})\b\s*(?:[,;!?)]|\.(?!\d)|$|(?:at|in|on|for|to|with|and|"
-    rf"sharp|until|till|tonight|tomorrow|then)\b)))\s+(?P<h>\d{{1,2}}|{NUMBER_WORD_PATTERN})\b",
-    re.I,
-)
-
-
-def _clock_words(text: str, taken: Taken) -> list[Entity]:
-    found = []
-    for m in _CLOCK_WORDS.finditer(text):
-        hour = parse_number(m.group("h"))
-        if hour is None or not 1 <= hour <= 12 or not taken.free(m.start(), m.end()):
-            continue
-        if m.group("halb"):
-            hour, minute = hour - 1, 30
-        elif m.group("half"):
-            minute = 30
-        elif m.group("m2"):
-            minute = _CLOCK_MINUTES[m.group("m2").lower()]
-        else:
-            minute = _CLOCK_MINUTES[" ".join(m.group("m").lower().split())]
-            if m.group("rel").lower() in ("to", "vor"):
-                hour, minute = hour - 1, 60 - minute
-        if hour < 8:  # as for "at two": an office hour, in the afternoon
-            hour += 12
-        taken.take(m.start(), m.end())
-        found.append(Entity("time", m.group(0), m.start(), m.end(), f"{hour:02d}:{minute:02d}"))
-    return found
-
-
-def find_times(text: str, taken: Taken) -> list[Entity]:
-    found = _clock_words(text, taken)
-    for m in [*_TIME.finditer(text), *_DAYPART_TIME.finditer(text)]:
-        hour = parse_number(m.group("h"))
-        if hour is None or hour > 23 or not taken.free(m.start("h"), m.end()):
-            continue
-        if m.re is _DAYPART_TIME and not 1 <= hour <= 12:
-            continue  # "twenty in the morning queue"
-        ap = (m.group("ap") or "").lower().replace(".", "")
-        if (
-            not ap
-            and not m.group("mi")
-            and (
-                hour > 12
-                or not re.match(
-                    # a full stop, not a decimal point ("at 1.8 pence each" says no time)
-                    r"\s*(?:[,;!?)]|\.(?!\d)|$|(?:on|to|with|for|and|sharp|until|till)\b)",
-                    text[m.end() :],
-                )
-            )
-        ):
-            continue  # "at fifteen days", "at 620 a day": not a time
-        if (
-            ap.startswith("p")
-            or "afternoon" in ap
-            or "evening" in ap
-            or (not ap.startswith("a") and "morning" not in ap and hour < 8)
-        ):
-            hour = hour + 12 if hour < 12 else hour
-        minute = int(m.group("mi") or 0)
-        taken.take(m.start("h"), m.end())
-        found.append(Entity("time", m.group(0), m.start(), m.end(), f"{hour:02d}:{minute:02d}"))
     return found
 
 

@@ -21,15 +21,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from memory.store.store import Store
-from memory.text.dates import (
-    MONTHS,
-    DateResolver,
-    Entity,
-    Taken,
-    fact_dates,
-    find_dates,
-    find_times,
-)
+from memory.text.clock_times import find_times
+from memory.text.dates import MONTHS, DateResolver, fact_dates, find_dates
 from memory.text.doc import Doc
 from memory.text.fact_parse import MIN_WORDS_FOR_LANGUAGE, parsed
 from memory.text.name_book import NameBook
@@ -45,6 +38,7 @@ from memory.text.names import (
 )
 from memory.text.nlp import language_of, parse
 from memory.text.quantity_entities import read_quantities
+from memory.text.said_values import Entity, Taken
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc as SpacyDoc

@@ -28,7 +28,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from memory.text.dates import Entity, Taken
 from memory.text.name_book import NameBook
 from memory.text.name_words import (
     CODE,
@@ -45,6 +44,7 @@ from memory.text.name_words import (
     name_word,
     stop_words,
 )
+from memory.text.said_values import Entity, Taken
 from memory.text.stems import stem
 
 if TYPE_CHECKING:

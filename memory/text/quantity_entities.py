@@ -8,14 +8,9 @@ from __future__ import annotations
 
 import re
 
-from memory.text.dates import (
-    NUMBER_WORD_PATTERN,
-    ORDINAL_SUFFIX,
-    Entity,
-    Taken,
-    parse_number,
-)
+from memory.text.dates import ORDINAL_SUFFIX
 from memory.text.numbers import word_list
+from memory.text.said_values import NUMBER_WORD_PATTERN, Entity, Taken, parse_number
 
 _NUMBER = re.compile(
     r"(?P<cur>[£$€])?\s?(?<![^\W\d_])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"

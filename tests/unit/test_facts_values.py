@@ -10,9 +10,10 @@ import pytest
 
 from memory.consolidate.corrections import find_corrections
 from memory.store.recordings import Segment
-from memory.text.dates import NUMBER_WORDS, DateResolver, date_interval, fact_dates, parse_number
+from memory.text.dates import DateResolver, date_interval, fact_dates
 from memory.text.doc import Doc
 from memory.text.numbers import find_quantities, german_number_words
+from memory.text.said_values import NUMBER_WORDS, parse_number
 
 TUESDAY = datetime(2026, 2, 10, 9, 30)  # a Tuesday
 
