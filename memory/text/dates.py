@@ -200,6 +200,54 @@ def _relative_date(resolver: DateResolver, m: re.Match[str]) -> tuple[date, str]
     return monday, "week"
 
 
+def _said(m: re.Match[str], when: date, grain: str = "day", *, explicit: bool = False) -> Entity:
+    """The date `m` says, resolved to `when`."""
+    return Entity("date", m.group(0), m.start(), m.end(), when.isoformat(), grain=grain, explicit=explicit)
+
+
+def _counted_from_a_day(text: str, resolver: DateResolver, taken: Taken, found: list[Entity]) -> list[Entity]:
+    """ "the day after" / "the week before" a day the sentence named before it; "the day after
+    tomorrow"."""
+    out = []
+    for m in _DAY_AFTER.finditer(text):
+        if not taken.free(m.start(), m.end()):
+            continue
+        step = timedelta(days=7 if m.group("w").lower() == "week" else 1)
+        sign = 1 if m.group("d").lower() == "after" else -1
+        if m.group("t"):
+            base: date | None = resolver.today + timedelta(days=1)
+        else:
+            earlier = [e for e in found if e.explicit and e.grain == "day" and e.end <= m.start()]
+            base = date.fromisoformat(earlier[-1].value) if earlier else None
+        if base is not None:
+            taken.take(m.start(), m.end())
+            out.append(_said(m, base + sign * step))
+    return out
+
+
+def _weeks_named(text: str, resolver: DateResolver, taken: Taken) -> list[Entity]:
+    """ "Friday week", "the Thursday after next" (a weekday a week on) and calendar weeks ("KW 44")."""
+    out = []
+    for m in _WEEKDAY_WEEK.finditer(text):
+        if taken.free(m.start(), m.end()):
+            said = next(g for g in m.group("a", "b", "c", "d") if g)
+            base = resolver.weekday(WEEKDAYS[said.lower()], "next" if m.group("c") else "", False)
+            if base is not None:
+                taken.take(m.start(), m.end())
+                out.append(_said(m, base + timedelta(days=7)))
+    for m in _CALENDAR_WEEK.finditer(text):
+        week = int(m.group("w"))
+        if taken.free(m.start(), m.end()) and 1 <= week <= 53:
+            year = resolver.today.year + (1 if week < resolver.today.isocalendar()[1] - 26 else 0)
+            try:
+                monday = date.fromisocalendar(year, week, 1)
+            except ValueError:  # week 53 of a year that has 52
+                continue
+            taken.take(m.start(), m.end())
+            out.append(_said(m, monday, "week", explicit=True))
+    return out
+
+
 def find_dates(text: str, resolver: DateResolver, taken: Taken) -> list[Entity]:
     found: list[Entity] = []
     for number, pattern in enumerate(_DATE_PATTERNS):
@@ -233,55 +281,13 @@ def find_dates(text: str, resolver: DateResolver, taken: Taken) -> list[Entity]:
                     "date", m.group(0), m.start(), m.end(), when.isoformat(), grain="day", explicit=explicit
                 )
             )
-    for m in _DAY_AFTER.finditer(text):
-        if not taken.free(m.start(), m.end()):
-            continue
-        step = timedelta(days=7 if m.group("w").lower() == "week" else 1)
-        sign = 1 if m.group("d").lower() == "after" else -1
-        if m.group("t"):
-            base: date | None = resolver.today + timedelta(days=1)
-        else:
-            earlier = [e for e in found if e.explicit and e.grain == "day" and e.end <= m.start()]
-            base = date.fromisoformat(earlier[-1].value) if earlier else None
-        if base is not None:
-            taken.take(m.start(), m.end())
-            when = base + sign * step
-            found.append(
-                Entity("date", m.group(0), m.start(), m.end(), when.isoformat(), grain="day", explicit=False)
-            )
+    found += _counted_from_a_day(text, resolver, taken, found)
     for m in _RELATIVE.finditer(text):
         if taken.free(m.start(), m.end()) and (resolved := _relative(resolver, m)):
             taken.take(m.start(), m.end())
             when, grain = resolved
-            found.append(
-                Entity("date", m.group(0), m.start(), m.end(), when.isoformat(), grain=grain, explicit=False)
-            )
-    for m in _WEEKDAY_WEEK.finditer(text):
-        if taken.free(m.start(), m.end()):
-            said = next(g for g in m.group("a", "b", "c", "d") if g)
-            base = resolver.weekday(WEEKDAYS[said.lower()], "next" if m.group("c") else "", False)
-            if base is not None:
-                taken.take(m.start(), m.end())
-                when = base + timedelta(days=7)
-                found.append(
-                    Entity(
-                        "date", m.group(0), m.start(), m.end(), when.isoformat(), grain="day", explicit=False
-                    )
-                )
-    for m in _CALENDAR_WEEK.finditer(text):
-        week = int(m.group("w"))
-        if taken.free(m.start(), m.end()) and 1 <= week <= 53:
-            year = resolver.today.year + (1 if week < resolver.today.isocalendar()[1] - 26 else 0)
-            try:
-                monday = date.fromisocalendar(year, week, 1)
-            except ValueError:  # week 53 of a year that has 52
-                continue
-            taken.take(m.start(), m.end())
-            found.append(
-                Entity(
-                    "date", m.group(0), m.start(), m.end(), monday.isoformat(), grain="week", explicit=True
-                )
-            )
+            found.append(_said(m, when, grain))
+    found += _weeks_named(text, resolver, taken)
     for m in _WEEKDAY_ALONE.finditer(text):
         if taken.free(m.start(), m.end()):
             taken.take(m.start(), m.end())
@@ -290,9 +296,7 @@ def find_dates(text: str, resolver: DateResolver, taken: Taken) -> list[Entity]:
             when = resolver.weekday(WEEKDAYS[m.group("wd").lower()], m.group("mod") or "", in_past)
             if when is None:
                 continue
-            found.append(
-                Entity("date", m.group(0), m.start(), m.end(), when.isoformat(), grain="day", explicit=False)
-            )
+            found.append(_said(m, when))
     for m in _MONTH_ALONE.finditer(text):
         start = m.start("m")
         if not taken.free(start, m.end()) or (m.group("m") == "may"):
