@@ -196,14 +196,13 @@ def key_due(text: str, year: int) -> str | None:
     said = re.search(r"\b(?:19|20)\d{2}\b", text)
     meant = re.search(r"\bi\.e\.\s*(.*)", text)
     for part in ([meant.group(1)] if meant else []) + [text.split("(")[0], text]:
-        if m := _KEY_DAY.search(part):
-            month = list(calendar.month_name).index(m.group("m").capitalize())
-            y = int(m.group("y") or (said.group(0) if said else year))
-            return date(y, month, int(m.group("d"))).isoformat()
-        if m := _KEY_MONTH_END.search(part):
-            month = list(calendar.month_name).index(m.group("m").capitalize())
-            y = int(m.group("y") or (said.group(0) if said else year))
-            return date(y, month, calendar.monthrange(y, month)[1]).isoformat()
+        m = _KEY_DAY.search(part) or _KEY_MONTH_END.search(part)
+        if m is None:
+            continue
+        month = list(calendar.month_name).index(m.group("m").capitalize())
+        y = int(m.group("y") or (said.group(0) if said else year))
+        day = int(m.group("d")) if m.re is _KEY_DAY else calendar.monthrange(y, month)[1]
+        return date(y, month, day).isoformat()
     return None
 
 
