@@ -88,6 +88,10 @@ def ensure_vector_table(store: Store, model: str, dims: int) -> bool:
     if not 1 <= dims <= 8192:
         raise ValueError(f"unexpected embedding width {dims}")
     with store.transaction():
+        # Read again under the write lock: two first callers (the indexing pass and an ask) both
+        # saw no table; the second must not drop the vectors the first has written since.
+        if vector_state(store) == (model, dims):
+            return False
         store.execute(f"DROP TRIGGER IF EXISTS {VECTOR_TABLE}_delete")
         store.execute(f"DROP TABLE IF EXISTS {VECTOR_TABLE}")
         store.execute(

@@ -66,6 +66,36 @@ def test_vector_table_records_its_model_and_a_new_model_rebuilds_it(store: Store
     assert store.scalar(f"SELECT count(*) FROM {index.VECTOR_TABLE}") == 0
 
 
+def test_a_caller_that_saw_no_table_keeps_the_vectors_another_caller_wrote_since(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two first callers (the indexing pass and an ask) both read "no vector table" before either
+    built it. The later one must read again under the write lock and keep what the first wrote."""
+    index.ensure_vector_table(store, "m", 8)
+    rid = stored_recording(store)
+    specs = chunk_segments(recordings.list_segments(store, rid))
+    vectors = {s.content_sha256: unit(i) for i, s in enumerate(specs)}
+    index.write_chunks(
+        store,
+        recording_id=rid,
+        project_id=1,
+        spoken_at="2026-01-05T10:00:00",
+        remove=[],
+        add=specs,
+        vectors=vectors,
+    )
+    real = index.vector_state
+    reads: list[tuple[str, int] | None] = [None]  # what the late caller read before the first one built
+
+    def stale_first(s: Store) -> tuple[str, int] | None:
+        return reads.pop() if reads else real(s)
+
+    monkeypatch.setattr(index, "vector_state", stale_first)
+    assert index.ensure_vector_table(store, "m", 8) is False
+    assert store.scalar(f"SELECT count(*) FROM {index.VECTOR_TABLE}") == len(specs)
+    assert index.index_stats(store)["embedded"] == len(specs)
+
+
 def test_chunks_are_in_fts_and_vectors_and_leave_both_when_their_recording_goes(store: Store) -> None:
     index.ensure_vector_table(store, "m", 8)
     rid = stored_recording(store)
