@@ -12,13 +12,13 @@ from memory.text.said_values import NUMBER_WORD_PATTERN, Entity, Taken, parse_nu
 # in the morning", "ten o'clock I should say"
 _DAYPART_TIME = re.compile(
     rf"\b(?P<h>\d{{1,2}}|{NUMBER_WORD_PATTERN})(?P<mi>)\s+"
-    r"(?P<ap>in the morning|in the afternoon|in the evening|o['’]clock\b|a\.m\.|p\.m\.)",
+    r"(?P<ap>in the morning|in the afternoon|in the evening|at night|o['’]clock\b|a\.m\.|p\.m\.)",
     re.I,
 )
 _TIME = re.compile(
     rf"\b(?:at|um|from)\s+(?P<h>\d{{1,2}}|{NUMBER_WORD_PATTERN})(?::(?P<mi>\d{{2}}))?\s*"
     r"(?P<ap>a\.?m\.?|p\.?m\.?|o'clock|o’clock|in the morning|in the afternoon|in the"
-    r" evening|uhr)?(?!\s*(?:%|percent))",
+    r" evening|at night|uhr)?(?!\s*(?:%|percent))",
     re.I,
 )
 
@@ -95,6 +95,7 @@ def find_times(text: str, taken: Taken) -> list[Entity]:
             ap.startswith("p")
             or "afternoon" in ap
             or "evening" in ap
+            or ("night" in ap and hour >= 6)  # "eleven at night"; "two at night" is 02:00
             or (not ap.startswith("a") and "morning" not in ap and hour < 8)
         ):
             hour = hour + 12 if hour < 12 else hour

@@ -84,6 +84,15 @@ class Word:
 # (365,000; 250 a day). Read as the two words it is said as ("three sixty-five"), which text2num
 # converts to a pair (`_PAIR`); not "twenty-four", which is one number.
 _UNIT_WORD = "(?:one|two|three|four|five|six|seven|eight|nine)"
+# "a seven-grade structure", "a three-day workshop", "the twenty-four-bed ward": a count said as a
+# compound adjective, read as "seven grade" (the same length, so offsets stay those of the raw text)
+_NUMBER_THEN_NOUN = re.compile(
+    rf"(\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+    rf"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
+    rf"\d))-(?=[a-z]{{3,}}\b)(?!(?:one|two|three|four|five|six|seven|eight|nine)\b)"
+    r"(?!(?:halfs?|halves|thirds?|quarters?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?)\b)",
+    re.I,
+)
 _HYPHENED_PAIR = re.compile(
     rf"\b{_UNIT_WORD}-(?=(?:sixty|seventy|eighty|ninety)(?:-{_UNIT_WORD})?\b|"
     # below sixty it could be a time ("at one-twenty"): a price only with its "k", currency or rate
@@ -100,6 +109,7 @@ class Converted:
         self.raw = text
         if language != "de":  # the same length: offsets into it are offsets into the raw text
             text = _HYPHENED_PAIR.sub(lambda m: m.group(0)[:-1] + " ", text)
+            text = _NUMBER_THEN_NOUN.sub(r"\1 ", text)
         raw = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
         converted = _convert(text, language).split()
         words: list[Word] = []

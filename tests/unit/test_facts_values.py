@@ -72,6 +72,22 @@ def test_times_identifiers_and_days_are_not_quantities(text: str) -> None:
     assert norms(text, language) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("We've landed on the seven-grade structure.", 7.0),
+        ("They booked a three-day workshop.", 3.0),
+        ("It's a twenty-four-bed ward.", 24.0),
+    ],
+)
+def test_a_count_said_as_a_compound_adjective_is_read(text: str, value: float) -> None:
+    assert [q.value for q in find_quantities(text, "en")] == [value]
+
+
+def test_a_fraction_said_as_a_compound_is_no_count() -> None:
+    assert find_quantities("They need a two-thirds majority.", "en") == []
+
+
 def test_a_quantity_points_at_the_raw_words() -> None:
     text = "Rollout costs came to nine hundred and ten thousand euros, in the end."
     [q] = find_quantities(text, "en")
@@ -204,6 +220,8 @@ def test_german_number_words_in_quantities_and_dates() -> None:
         ("The call moved, it's ten o'clock now.", "10:00"),
         ("Doors open eleven o'clock sharp.", "11:00"),
         ("Pickup is six p.m. from the hotel.", "18:00"),
+        ("Amplified music has to stop at eleven at night.", "23:00"),
+        ("The last bus leaves at two at night.", "02:00"),
     ],
 )
 def test_an_hour_with_o_clock_or_a_part_of_the_day_needs_no_at(text: str, value: str) -> None:
