@@ -87,9 +87,9 @@ _UNIT_WORD = "(?:one|two|three|four|five|six|seven|eight|nine)"
 # "a seven-grade structure", "a three-day workshop", "the twenty-four-bed ward": a count said as a
 # compound adjective, read as "seven grade" (the same length, so offsets stay those of the raw text)
 _NUMBER_THEN_NOUN = re.compile(
-    rf"(\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
-    rf"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
-    rf"\d))-(?=[a-z]{{3,}}\b)(?!(?:one|two|three|four|five|six|seven|eight|nine)\b)"
+    r"(\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+    r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
+    r"\d))-(?=[a-z]{3,}\b)(?!(?:one|two|three|four|five|six|seven|eight|nine)\b)"
     r"(?!(?:halfs?|halves|thirds?|quarters?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?)\b)",
     re.I,
 )
