@@ -73,6 +73,12 @@ class Gate:
     max_rank: int = 5  # only the retriever's best few can be relevant
     min_quote_support: float = 0.25  # a stated quote must carry this share of the question's words
     window: int = 2  # segments per window (a question and its answer are often two turns)
+    # A question asked in other words than the note's: a passage the embedding model puts close to
+    # it in meaning (its chunk's or best segment's cosine) needs only this share of its words.
+    # Chosen leave one set out over the eight keyed consultant sets (docs/benchmarks.md,
+    # "Close in meaning"): the same (0.5, 0.3) on every fold.
+    min_cosine: float = 0.5
+    min_support_close: float = 0.3
 
 
 class Quoted(Protocol):
@@ -238,9 +244,19 @@ def judge_passages(
             ),
             key=lambda s: s.coverage,
         )
+        # In a conversation, what is close in meaning is as often what the other person did ("What
+        # did Melanie paint?" near Caroline's painting): closeness counts in one voice's notes only.
+        close = (
+            max(p.components.get("cosine", 0.0), p.components.get("segment_cosine", 0.0))
+            if len(p.speakers) <= 1
+            else 0.0
+        )
         p.relevant = (
             p.rank < gate.max_rank
-            and p.support.coverage >= gate.min_support
+            and (
+                p.support.coverage >= gate.min_support
+                or (close >= gate.min_cosine and p.support.coverage >= gate.min_support_close)
+            )
             and p.support.names >= gate.min_names
         )
     return any(p.relevant for p in passages)
