@@ -58,6 +58,23 @@ def _handed_over(v: Token) -> bool:
     return any(p.lower_ == "to" and children(p, "pobj") for h in holders for p in children(h, "prep"))
 
 
+def _on_whom(be: Token) -> Token | None:
+    """ "It's on me to ...", "that one's on us": whose job it is, said with "on"."""
+    return next(
+        (
+            o
+            for p in children(be, "prep")
+            if p.lower_ == "on"
+            for o in children(p, "pobj")
+            if o.lower_ in ME_WORDS
+        ),
+        None,
+    )
+
+
+ME_WORDS = frozenset({"me", "us"})
+
+
 def _is_modal(t: Token, words: frozenset[str]) -> bool:
     return any(c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ in words for c in t.children)
 
@@ -124,6 +141,8 @@ class EnglishSentence(SentenceSpans):
                 return Predicate(v, head, "promise")
             if above in ("need", "have", "get") and lemma in TRANSFER:
                 return Predicate(v, head, "must")
+            if above == "be" and lemma in TRANSFER and _on_whom(head) is not None:
+                return Predicate(v, head, "on")  # "it's on me to get the data dictionary to Marcus"
         if (
             head is not None
             and _is_modal(v, WOULD)
@@ -214,7 +233,7 @@ class EnglishSentence(SentenceSpans):
             return None
         if self.blocked(p):
             return None
-        agent = self.agent(p) if p.kind != "action" else None
+        agent = _on_whom(p.owner) if p.kind == "on" else self.agent(p) if p.kind != "action" else None
         if agent is None and p.kind != "action":
             return None
         who = self.party(agent) if agent is not None else ME
@@ -225,7 +244,7 @@ class EnglishSentence(SentenceSpans):
             # "they told us they'd send the contract": whom it was told to is whom it goes to
             recipient = next((o for o in children(p.verb.head, "dative", "dobj") if self._personal(o)), None)
         to_whom = self.party(recipient) if recipient is not None else None
-        undertaken = p.kind in ("owe", "promise") or promiser is not None or self._reported(p.owner)
+        undertaken = p.kind in ("owe", "promise", "on") or promiser is not None or self._reported(p.owner)
         if lemma == "get" and to_whom is None and not undertaken:
             return None  # "we'll get a demo next week": getting is receiving unless it goes to someone
         if thing is not None:

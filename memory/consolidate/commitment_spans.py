@@ -36,7 +36,7 @@ def children(t: Token, *deps: str) -> list[Token]:
 class Predicate:
     verb: Token  # the verb whose object is the thing
     owner: Token  # the verb that carries the subject (the same, or "need"/"going"/"promised" above)
-    kind: str  # will | would | going | owe | promise | must | action | arranged
+    kind: str  # will | would | going | owe | promise | must | on | action | arranged
 
 
 class SentenceSpans:

@@ -176,3 +176,15 @@ def test_those_in_a_promise_are_the_things_of_the_sentence_before() -> None:
     ]
     doc = Doc(segments, "2026-03-02T09:00:00")
     assert [(c.who, c.what) for c in find_commitments(doc, doc_entities(doc))] == [("Ruth", "site visits")]
+
+
+def test_whose_job_it_is_said_with_on() -> None:
+    # "it's on me to …" is an undertaking; "the decision is on me" names nothing handed over
+    assert owed("It's on me to send Marcus the data dictionary by Friday.") == [
+        ("me", "Marcus", "the data dictionary")
+    ]
+    assert owed("It's on us to get the revised budget to Orla before the board.") == [
+        ("us", "Orla", "the revised budget")
+    ]
+    assert owed("The decision is on me now.") == []
+    assert owed("It's on the agenda to send out the minutes.") == []
