@@ -29,6 +29,7 @@ from memory.consolidate.commitment_text import (
     THING_PRONOUNS,
     THIRD_PERSON,
     TRANSFER,
+    US,
     WILL,
     WOULD,
     Found,
@@ -92,7 +93,45 @@ class EnglishSentence(SentenceSpans):
                 out.append(found)
             elif (delivery := self.delivery(t)) is not None:
                 out.append(delivery)
+            elif (awaited := self.awaited(t)) is not None:
+                out.append(awaited)
         return _one_per_promise(self._sentence_deadline(out))
+
+    def awaited(self, v: Token) -> Found | None:
+        """ "Dana's waiting on my revised cost model", "we're still waiting for Priya's access logs":
+        what someone waits for from whoever's it is is owed to them. Not "waiting on the invoice"
+        (from nobody said), nor "waiting for the board" (a person, not a thing)."""
+        if v.lemma_.lower() != "wait" or v.tag_ not in ("VBG", "VBZ", "VBP", "VBD"):
+            return None
+        waiter = next(iter(_nearest_first(children(v, "nsubj"), v)), None)
+        thing = next(
+            (o for p in children(v, "prep") if p.lower_ in ("on", "for") for o in children(p, "pobj")), None
+        )
+        if waiter is None or thing is None or thing.pos_ not in ("NOUN", "PROPN") or self._personal(thing):
+            return None
+        owner = next((c for c in thing.children if c.dep_ == "poss"), None)
+        if owner is None:  # "waiting on the figures from Priya"
+            owner = next(
+                (o for p in children(v, "prep") if p.lower_ == "from" for o in children(p, "pobj")), None
+            )
+        if owner is None or owner.lower_ in ("their", "his", "her", "its", "your"):
+            return None  # "waiting on their sign-off": whose is not said
+        who = (
+            ME if owner.lower_ in ("my", "me") else US if owner.lower_ in ("our", "us") else self.party(owner)
+        )
+        to_whom = self.party(waiter)
+        if who == to_whom:
+            return None
+        words = [t for t in self._phrase(thing) if t.i != owner.i and t.dep_ != "case"]
+        first = waiter.left_edge.i
+        last = max([t.i for t in self._clause(v) if not t.is_punct] or [v.i])
+        due = self.due_in(first, last)
+        start, end = self.at(self.tokens[first]), self.at(self.tokens[last]) + len(self.tokens[last].text)
+        still = any(c.lower_ == "still" for c in v.children)
+        return Found(
+            "commitment", start, end, who, self.text_of(words), to_whom, due.text if due else None,
+            due.date if due else None, "en", still,
+        )  # fmt: skip
 
     def _sentence_deadline(self, found: list[Found]) -> list[Found]:
         """A commitment whose own clause says no date takes the sentence's one deadline that no

@@ -188,3 +188,13 @@ def test_whose_job_it_is_said_with_on() -> None:
     ]
     assert owed("The decision is on me now.") == []
     assert owed("It's on the agenda to send out the minutes.") == []
+
+
+def test_what_someone_waits_for_from_whoever_has_it_is_owed_to_them() -> None:
+    assert owed("Dana's waiting on my revised cost model.") == [("me", "Dana", "revised cost model")]
+    assert owed("We're still waiting for Priya's access logs.") == [("Priya", "us", "access logs")]
+    assert owed("They're waiting on the invoice from us.")[0][::2] == ("us", "the invoice")
+    # whose it is not said, or a person waited for: nothing owed
+    assert owed("We're waiting on the invoice.") == []
+    assert owed("I'm waiting on their sign-off.") == []
+    assert owed("We're waiting for the board.") == []
