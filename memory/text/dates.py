@@ -96,6 +96,22 @@ _PAST = re.compile(
     re.I,
 )
 _DEADLINE = re.compile(r"\b(?:by|until|till|before|to|bis|next|this|coming)\s+$", re.I)
+# said in the past of what is still to come: "she said she'd send it Thursday", "he told me he'll
+# ring on Monday" (not "she'd sent it on Thursday", a past perfect)
+_FUTURE_IN_PAST = re.compile(
+    r"(?:\b(?:would|will|shall|gonna)|['’](?:d|ll)|\bgoing\s+to)\s+(?:(?:just|still|then|also)\s+)?(?P<v>\w+)",
+    re.I,
+)
+
+
+def _said_of_the_past(clause: str) -> bool:
+    """The clause before a weekday is in the past ("the trustees liked it on Friday"), unless a
+    future is said after its last past verb."""
+    past = list(_PAST.finditer(clause))
+    if not past or _DEADLINE.search(clause):
+        return False
+    after = clause[past[-1].end() :]
+    return not any(not _PAST.fullmatch(m.group("v")) for m in _FUTURE_IN_PAST.finditer(after))
 
 
 def _near(candidates: list[date], anchor: date) -> date:
@@ -292,7 +308,7 @@ def find_dates(text: str, resolver: DateResolver, taken: Taken) -> list[Entity]:
         if taken.free(m.start(), m.end()):
             taken.take(m.start(), m.end())
             clause = " ".join(re.split(r"[,;]", text[: m.start()])[-2:])
-            in_past = bool(_PAST.search(clause)) and not _DEADLINE.search(clause)
+            in_past = _said_of_the_past(clause)
             when = resolver.weekday(WEEKDAYS[m.group("wd").lower()], m.group("mod") or "", in_past)
             if when is None:
                 continue

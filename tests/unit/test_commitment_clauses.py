@@ -198,3 +198,11 @@ def test_what_someone_waits_for_from_whoever_has_it_is_owed_to_them() -> None:
     assert owed("We're waiting on the invoice.") == []
     assert owed("I'm waiting on their sign-off.") == []
     assert owed("We're waiting for the board.") == []
+
+
+def test_the_speakers_own_work_on_something_is_owed_to_nobody() -> None:
+    assert owed("The draft list is a mess of duplicates, I'll clean it up on Wednesday.") == []
+    assert owed("The deck is nearly done, I'll send it over by Friday.")[0][:2] == ("me", None)
+    assert owed("I'll draft the scoring matrix for Niamh by Friday.") == [
+        ("me", "Niamh", "the scoring matrix for Niamh")
+    ]

@@ -37,6 +37,10 @@ def values(text: str, kind: str, when: datetime = MONDAY) -> list[str]:
         ("I'll chase him tomorrow.", "2026-03-03"),
         ("The trustees liked the plan on Friday.", "2026-02-27"),  # past tense: the last Friday
         ("Send it by Friday.", "2026-03-06"),  # a deadline: the coming Friday
+        # said in the past of what is still to come: the coming Friday; a past perfect: the last
+        ("She said she'd send the contracts over EOD Friday.", "2026-03-06"),
+        ("He told me he'll ring on Friday.", "2026-03-06"),
+        ("She said she'd sent the contracts on Friday.", "2026-02-27"),
         ("Der Termin ist am 11. Juni.", "2026-06-11"),
         ("Draft it by the end of next week.", "2026-03-13"),
         ("We go live on 2026-06-11.", "2026-06-11"),
