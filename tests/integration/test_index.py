@@ -14,7 +14,7 @@ from app.paths import DataDir
 from app.search import search
 from app.settings import Settings
 from memory.search import index
-from memory.search.chunking import chunk_segments
+from memory.search.chunking import ChunkSpec, chunk_segments
 from memory.store import projects, recordings
 from memory.store.recordings import SegmentIn
 from memory.store.store import Store
@@ -41,10 +41,8 @@ def stored_recording(store: Store, n_segments: int = 12, project: str = "P") -> 
 
 
 # --- memory layer, in-memory store -------------------------------------------------------------------
-def test_vector_table_records_its_model_and_a_new_model_rebuilds_it(store: Store) -> None:
-    assert index.vector_state(store) is None
-    assert index.ensure_vector_table(store, "model-a", 8) is True
-    assert index.ensure_vector_table(store, "model-a", 8) is False
+def _indexed_recording(store: Store) -> list[ChunkSpec]:
+    """A stored recording's chunks written with a vector each; the chunks."""
     rid = stored_recording(store)
     specs = chunk_segments(recordings.list_segments(store, rid))
     vectors = {s.content_sha256: unit(i) for i, s in enumerate(specs)}
@@ -57,6 +55,14 @@ def test_vector_table_records_its_model_and_a_new_model_rebuilds_it(store: Store
         add=specs,
         vectors=vectors,
     )
+    return specs
+
+
+def test_vector_table_records_its_model_and_a_new_model_rebuilds_it(store: Store) -> None:
+    assert index.vector_state(store) is None
+    assert index.ensure_vector_table(store, "model-a", 8) is True
+    assert index.ensure_vector_table(store, "model-a", 8) is False
+    specs = _indexed_recording(store)
     assert index.index_stats(store) == {"chunks": len(specs), "embedded": len(specs), "provisional": 0}
     assert store.scalar(f"SELECT count(*) FROM {index.VECTOR_TABLE}") == len(specs)
 
@@ -72,18 +78,7 @@ def test_a_caller_that_saw_no_table_keeps_the_vectors_another_caller_wrote_since
     """Two first callers (the indexing pass and an ask) both read "no vector table" before either
     built it. The later one must read again under the write lock and keep what the first wrote."""
     index.ensure_vector_table(store, "m", 8)
-    rid = stored_recording(store)
-    specs = chunk_segments(recordings.list_segments(store, rid))
-    vectors = {s.content_sha256: unit(i) for i, s in enumerate(specs)}
-    index.write_chunks(
-        store,
-        recording_id=rid,
-        project_id=1,
-        spoken_at="2026-01-05T10:00:00",
-        remove=[],
-        add=specs,
-        vectors=vectors,
-    )
+    specs = _indexed_recording(store)
     real = index.vector_state
     reads: list[tuple[str, int] | None] = [None]  # what the late caller read before the first one built
 
