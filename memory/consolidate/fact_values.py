@@ -103,7 +103,7 @@ def overlaps(ranges: Sequence[tuple[int, int]], a: int, b: int) -> bool:
 
 @dataclass
 class Value:
-    kind: str  # date | amount | count | number | percent | person | name
+    kind: str  # date | time | amount | count | number | percent | person | name | status
     start: int  # doc offsets
     end: int
     text: str
@@ -144,11 +144,14 @@ def date_values(
                 end, text, norm = s.start + t.end, s.text[e.start : t.end], f"{e.value}T{t.value}"
                 break
         out.append(Value("date", start, end, text, norm, grain=e.grain))
+    for t in [] if out else found:  # a time of day said without a day: "music stops at eleven at night"
+        if t.kind == "time":
+            out.append(Value("time", s.start + t.start, s.start + t.end, t.text, t.value, grain="time"))
     header = s.number < HEADER_SENTENCES  # "Monday the 15th of June, notes from ...": the note's own date
     return [
         v
         for v in out
-        if v.grain in ("day", "week", "month", "quarter") and not (header and v.norm[:10] == own_date)
+        if v.grain in ("day", "week", "month", "quarter", "time") and not (header and v.norm[:10] == own_date)
     ]
 
 
@@ -306,7 +309,7 @@ def accept_value(ps: ParsedSentence, v: Value, before: str, after: str, correcte
         )
     if corrected and v.kind in ("count", "number"):
         return True
-    if v.kind in ("date", "amount", "percent", "status"):
+    if v.kind in ("date", "time", "amount", "percent", "status"):
         return True
     if v.kind == "count":
         return not _PARTIAL_AFTER.match(after)

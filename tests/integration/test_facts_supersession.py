@@ -155,6 +155,14 @@ NOTES = [
         "Alder School update.",
         "The roof needs work too, so the appeal is now going for fifty-five thousand pounds.",
     ]),
+    ("yew:1", "yew-hall", "Yew kickoff", "2026-02-18T10:00:00", [
+        "Yew Hall kickoff notes.",
+        "Amplified music has to stop at eleven at night, that's the licence.",
+    ]),
+    ("yew:2", "yew-hall", "Yew update", "2026-03-19T10:00:00", [
+        "Yew Hall update.",
+        "The council has pulled the amplified music back, so the bands now finish at ten at night.",
+    ]),
 ]  # fmt: skip
 
 
@@ -323,3 +331,9 @@ def test_an_answer_quoting_a_wished_value_leads_with_the_figure_that_replaced_it
     answer = ask(notes.library, AskRequest(question, as_of="2026-03-20T09:00:00", no_llm=True))
     stated = [c.text for c in answer.claims if c.kind == "stated"]
     assert stated and "fifty-five thousand" in stated[0], stated
+
+
+def test_a_time_of_day_said_alone_is_a_fact_a_later_change_supersedes(notes: Consolidated) -> None:
+    old, new = notes.one("at eleven at night"), notes.one("at ten at night")
+    assert (old.value_kind, old.value_norm, new.value_norm) == ("time", "23:00", "22:00")
+    assert old.superseded_by == new.id
