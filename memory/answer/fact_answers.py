@@ -35,6 +35,7 @@ def current_of(store: Store, fact: Fact, until: str | None) -> Fact:
 def with_current_values(store: Store, claims: Sequence[Claim], *, until: str | None = None) -> list[Claim]:
     out: list[Claim] = []
     said = {normalise(c.text) for c in claims if c.kind == ClaimKind.STATED}
+    behind: dict[int, str] = {}  # id of a claim quoting a replaced value → the replacing quote it follows
     for claim in claims:
         if claim.kind != ClaimKind.STATED or not claim.citations:
             out.append(claim)
@@ -48,7 +49,9 @@ def with_current_values(store: Store, claims: Sequence[Claim], *, until: str | N
                 # segment are not what the quote says
                 continue
             current = current_of(store, fact, until)
-            if current.id != fact.id and normalise(current.quote) not in said:
+            if current.id != fact.id and normalise(current.quote) in said:
+                behind.setdefault(id(claim), normalise(current.quote))
+            elif current.id != fact.id:
                 said.add(normalise(current.quote))
                 out.append(
                     Claim(
@@ -65,6 +68,13 @@ def with_current_values(store: Store, claims: Sequence[Claim], *, until: str | N
                     if old is not None and all(r.quote != old.quote for r in claim.replaces):
                         claim.replaces.append(Citation.of(old))
         out.append(claim)
-    # Current values first: a value something later replaced waits behind the one that replaced it.
+    # Current values first: a value something later replaced waits behind the one that replaced it,
+    # whether that one was added here or was already among the answer's lines.
     first = [c for c in out if c.kind == ClaimKind.STATED and c.source == "current"]
-    return first + [c for c in out if c not in first]
+    ordered = first + [c for c in out if c not in first]
+    for stale in [c for c in ordered if id(c) in behind]:
+        at = next((i for i, c in enumerate(ordered) if normalise(c.text) == behind[id(stale)]), None)
+        if at is not None and at > ordered.index(stale):
+            ordered.remove(stale)
+            ordered.insert(at, stale)  # just after it: the lines before it closed up by one
+    return ordered
