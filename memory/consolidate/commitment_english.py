@@ -1,5 +1,6 @@
 """Commitments and deliveries in an English sentence, read from spaCy's parse (the method is described
-in memory/consolidate/commitments.py).
+in memory/consolidate/commitments.py): which clauses promise, owe or hand something over. Who owes,
+what and to whom are read in memory/consolidate/commitment_parties.py.
 """
 
 from __future__ import annotations
@@ -7,7 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from memory.consolidate.commitment_spans import Predicate, SentenceSpans, children
+from memory.consolidate.commitment_parties import EnglishParties, nearest_first
+from memory.consolidate.commitment_spans import Predicate, children
 from memory.consolidate.commitment_text import (
     ACTIONS,
     ARRIVAL_PARTICLES,
@@ -16,18 +18,15 @@ from memory.consolidate.commitment_text import (
     CONDITIONS,
     DEADLINE_WORDS,
     DELIVERED,
-    GROUP,
     HEDGES,
     ME,
     NOT_DELIVERABLE,
-    PERSON_PRONOUNS,
     PROMISES,
     RECEIVED,
     REPORTING,
     TENTATIVE,
     TENTATIVE_MODALS,
     THING_PRONOUNS,
-    THIRD_PERSON,
     TRANSFER,
     US,
     WILL,
@@ -59,6 +58,9 @@ def _handed_over(v: Token) -> bool:
     return any(p.lower_ == "to" and children(p, "pobj") for h in holders for p in children(h, "prep"))
 
 
+ME_WORDS = frozenset({"me", "us"})
+
+
 def _on_whom(be: Token) -> Token | None:
     """ "It's on me to ...", "that one's on us": whose job it is, said with "on"."""
     return next(
@@ -73,14 +75,11 @@ def _on_whom(be: Token) -> Token | None:
     )
 
 
-ME_WORDS = frozenset({"me", "us"})
-
-
 def _is_modal(t: Token, words: frozenset[str]) -> bool:
     return any(c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ in words for c in t.children)
 
 
-class EnglishSentence(SentenceSpans):
+class EnglishSentence(EnglishParties):
     """The commitments and deliveries of one parsed English sentence."""
 
     def read(self) -> list[Found]:
@@ -103,7 +102,7 @@ class EnglishSentence(SentenceSpans):
         (from nobody said), nor "waiting for the board" (a person, not a thing)."""
         if v.lemma_.lower() != "wait" or v.tag_ not in ("VBG", "VBZ", "VBP", "VBD"):
             return None
-        waiter = next(iter(_nearest_first(children(v, "nsubj"), v)), None)
+        waiter = next(iter(nearest_first(children(v, "nsubj"), v)), None)
         thing = next(
             (o for p in children(v, "prep") if p.lower_ in ("on", "for") for o in children(p, "pobj")), None
         )
@@ -204,21 +203,6 @@ class EnglishSentence(SentenceSpans):
             and any(c.dep_ == "aux" and c.lemma_ == "be" and c.tag_ in ("VBP", "VBZ") for c in v.children)
             and bool(children(v, "dative") or any(p.lower_ == "to" for p in children(v, "prep")))
         )
-
-    def _promised_thing(self, v: Token) -> Token | None:
-        """ "I promised Bram a briefing pack, key messages, the budget and the top questions donors
-        ask": the small parser reads "a briefing pack ... donors ask" as a clause, the pack its
-        subject. A promise to someone with no object of its own whose clause has no auxiliary (not
-        "promised Bram the pack would be ready") promised that subject."""
-        if children(v, "dobj") or not any(self._addressee(d) for d in children(v, "dative")):
-            return None
-        for clause in children(v, "ccomp"):
-            if children(clause, "aux", "auxpass"):
-                continue
-            subject = next(iter(children(clause, "nsubj")), None)
-            if subject is not None and subject.pos_ == "NOUN" and not self._personal(subject):
-                return subject
-        return None
 
     def _imperative(self, v: Token) -> bool:
         """A verb of an action list: no subject of its own but the list's head word, no auxiliary."""
@@ -349,117 +333,6 @@ class EnglishSentence(SentenceSpans):
                 return t
         return None
 
-    # --- who, what, to whom ---------------------------------------------------------------------------
-    def agent(self, p: Predicate) -> Token | None:
-        subjects = (
-            _nearest_first(children(p.owner, "nsubj"), p.owner)
-            or _stranded_subject(p.owner)
-            or children(p.owner.head, "nsubj") * (p.owner.dep_ == "conj")
-        )
-        if not subjects:
-            return None
-        s = subjects[0]
-        word = s.lower_
-        if s.pos_ == "PRON" and word not in PERSON_PRONOUNS and word not in THIRD_PERSON | GROUP:
-            return None  # "whoever", "which", "it", "you"
-        return s
-
-    def _named(self, t: Token) -> bool:
-        """A person or a name (capitalised, or a person the note names), not a common noun."""
-        at = self.at(t)
-        named = self.context.person_at(at, at + len(t.text)) is not None
-        return t.pos_ in ("PRON", "PROPN") or t.is_title or named
-
-    def party(self, t: Token) -> str:
-        word = t.lower_
-        if word in PERSON_PRONOUNS:
-            return PERSON_PRONOUNS[word]
-        at = self.at(t)
-        if word in THIRD_PERSON:
-            reporter = self._reporter(t)
-            if reporter is not None:
-                return reporter
-            return self.context.person_before(at) or word
-        if t.pos_ == "PROPN":
-            named = self.context.person_at(at, at + len(t.text))
-            if named:
-                return named
-            words = [c for c in t.children if c.dep_ == "compound" and c.pos_ == "PROPN"] + [t]
-            return " ".join(w.text for w in sorted(words, key=lambda w: w.i))
-        return self.text_of(list(t.subtree))
-
-    def _reporter(self, pronoun: Token) -> str | None:
-        """ "Priya says she'll send me ...": the pronoun is the one who says it."""
-        verb = pronoun.head
-        if pronoun.dep_ != "nsubj" or verb.dep_ != "ccomp" or verb.head.lemma_.lower() not in REPORTING:
-            return None
-        subject = next(iter(children(verb.head, "nsubj")), None)
-        if subject is None or subject.i == pronoun.i:
-            return None
-        return self.party(subject) if subject.lower_ not in THIRD_PERSON or subject.i < pronoun.i else None
-
-    def objects(self, p: Predicate) -> tuple[Token | None, Token | None]:
-        """(recipient, thing) of the predicate's verb."""
-        v = p.verb
-        recipient = next(iter(children(v, "dative")), None)
-        if recipient is not None and recipient.pos_ == "ADP":  # "send the deck to Jana": "to" is the dative
-            recipient = next(iter(children(recipient, "pobj")), None)
-        things = children(v, "dobj")
-        if not things and p.kind == "promise" and (promised := self._promised_thing(v)) is not None:
-            things = [promised]
-        if not things and recipient is None and v.lemma_.lower() in TRANSFER:
-            # "I'll get Lorna a weighted scoring matrix": the small parser reads "Lorna a ... matrix"
-            # as a clause of its own (the noun a ccomp, the person its subject)
-            for noun in children(v, "ccomp"):
-                whom = children(noun, "nsubj")
-                if noun.pos_ == "NOUN" and whom and self._personal(whom[0]):
-                    recipient, things = whom[0], [noun]
-                    break
-        if (cleft := self._cleft_thing(v)) is not None:
-            # "What I owe Odile is a revised budget sheet": the thing is what "what" stands for
-            things = [cleft, *(t for t in things if t.lower_ != "what")]
-            if len(things) > 1 and recipient is None:
-                recipient, things = things[1], [cleft]
-        if recipient is None:
-            for prep in children(v, "prep") + [c for t in things for c in children(t, "prep")]:
-                if prep.lower_ == "to" or (prep.lower_ == "with" and v.lemma_.lower() == "share"):
-                    pobj = next(iter(children(prep, "pobj")), None)
-                    if pobj is not None and (self._addressee(pobj) or v.lemma_.lower() in TRANSFER):
-                        recipient = pobj
-                        break
-                if prep.lower_ == "for" and p.kind != "must":  # "redraft the budget narrative for Tamsin"
-                    pobj = next(iter(children(prep, "pobj")), None)
-                    if pobj is not None and pobj.lower_ not in PERSON_PRONOUNS and self._personal(pobj):
-                        recipient = pobj
-                        break
-        if len(things) > 1 and recipient is None:  # "send Jana Novak the deck", "send the auditors the
-            recipient, things = things[0], things[1:]  # statements": of two objects, the first is whom
-        thing = things[0] if things else None
-        if thing is not None and recipient is None and self._personal(thing):
-            second = [
-                c
-                for c in v.children
-                if c.dep_ in ("npadvmod", "oprd", "attr") and c.pos_ == "NOUN" and not c.ent_type_
-            ]
-            if second:
-                recipient, thing = thing, second[0]
-        if thing is not None and self._personal(thing) and p.kind != "owe":
-            return recipient, None  # "I'll chase him tomorrow": a person is no thing to deliver
-        if thing is not None and thing.lower_ in ("which", "that") and v.dep_ == "relcl":
-            thing = v.head  # "a custom template, which they'll build"
-        return recipient, thing
-
-    def _cleft_thing(self, v: Token) -> Token | None:
-        """The noun a pseudo-cleft says its "what" is ("what I owe Odile *is* a revised budget
-        sheet"): the verb's clause is the subject of "be", and the noun is that be's attribute."""
-        if (
-            v.dep_ != "csubj"
-            or v.head.lemma_ != "be"
-            or not any(t.lower_ == "what" for t in children(v, "dobj"))
-        ):
-            return None
-        return next((t for t in children(v.head, "attr") if t.pos_ in ("NOUN", "PROPN")), None)
-
     # --- deliveries -------------------------------------------------------------------------------------
     def delivery(self, v: Token) -> Found | None:
         """ "I sent Oren the scorecard", "the playbook draft went to Oren", "the dump came in"."""
@@ -482,7 +355,7 @@ class EnglishSentence(SentenceSpans):
         to = preps.get("to")
         if recipient is None and to is not None:
             recipient = next(iter(children(to, "pobj")), None)
-        subject = next(iter(_nearest_first(children(v, "nsubj", "nsubjpass"), v)), None)
+        subject = next(iter(nearest_first(children(v, "nsubj", "nsubjpass"), v)), None)
         if lemma in DELIVERED and "auxpass" not in {c.dep_ for c in v.children}:
             thing = next(iter(children(v, "dobj")), None)
             if thing is None and v.dep_ == "relcl" and v.head.pos_ == "NOUN":
@@ -544,29 +417,3 @@ def _one_per_promise(found: list[Found]) -> list[Found]:
         kept = f if same.to_whom is None else same
         out[out.index(same)] = replace(kept, start=min(f.start, same.start), end=max(f.end, same.end))
     return out
-
-
-def _nearest_first(subjects: list[Token], verb: Token) -> list[Token]:
-    """A verb's subjects, the one said nearest before it first: in "Actions, I've promised Gareth
-    ..." and "Quick one on Corvane, Fenella sent over the pack" the parser gives the heading as a
-    second subject."""
-    return sorted(subjects, key=lambda s: (s.i > verb.i, -s.i if s.i < verb.i else s.i))
-
-
-def _stranded_subject(verb: Token) -> list[Token]:
-    """The subject of a second clause the parse hung on the first clause's last noun: in "I'll send
-    Jana the deck by Monday and Markus will send me the data", "Markus" is read as a conjunct of
-    "Monday", and "will send" has no subject of its own, so it would take the first clause's "I".
-    A name or pronoun said right before the clause's auxiliaries, coordinated with something else,
-    is its subject."""
-    if verb.dep_ != "conj":
-        return []
-    first = min(
-        [verb, *(c for c in verb.children if c.dep_ in ("aux", "neg") and c.i < verb.i)], key=lambda t: t.i
-    )
-    if first.i == 0:
-        return []
-    before = first.doc[first.i - 1]
-    if before.pos_ in ("PROPN", "PRON") and before.dep_ == "conj" and before.head.i != verb.i:
-        return [before]
-    return []

@@ -120,7 +120,7 @@ def test_a_heading_the_parser_gives_as_a_second_subject_is_not_who() -> None:
     # subject of "promised" (built here as it parsed it): the one said nearest the verb is who.
     from spacy.tokens import Doc as Parsed
 
-    from memory.consolidate.commitment_english import _nearest_first
+    from memory.consolidate.commitment_parties import nearest_first
     from memory.text.nlp import english
 
     words = ["Actions", ",", "I", "'ve", "promised", "Gareth", "an", "outline"]
@@ -129,7 +129,7 @@ def test_a_heading_the_parser_gives_as_a_second_subject_is_not_who() -> None:
     parsed = Parsed(english().vocab, words=words, heads=heads, deps=deps)
     verb = parsed[4]
     subjects = [t for t in verb.children if t.dep_ == "nsubj"]
-    assert [t.text for t in _nearest_first(subjects, verb)] == ["I", "Actions"]
+    assert [t.text for t in nearest_first(subjects, verb)] == ["I", "Actions"]
 
 
 def test_when_something_starts_is_no_deadline() -> None:
