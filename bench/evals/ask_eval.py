@@ -17,6 +17,7 @@ set's corpus (bench.evals.common). Measured, per category and overall:
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from memory.answer.answers import Answer, Gate
 from memory.search.index import external_segment_ids
 from memory.store.recordings import get_segments
 from memory.store.store import Store
+from memory.text.numbers import find_quantities
 from memory.text.quotes import normalise
 from memory.text.relevance import content_words, stem
 from models.catalogue import Role
@@ -75,7 +77,19 @@ def quote_violations(store: Store, answer: Answer) -> int:
 
 
 def stems(text: str) -> set[str]:
-    return {stem(w) for w in content_words(text)}
+    """The words an answer is checked on: content-word stems, with every number read as its value
+    (memory/text/numbers.py), so that "forty-three accounts", "43 accounts", "fifty-one thousand
+    three hundred" and "51,300", "four point three million" and "4.3 million" are the same word,
+    and a day's ordinal ("September 3rd") as its number ("3 September")."""
+    values = find_quantities(text)
+    blanked = list(text)
+    for q in values:
+        blanked[q.start : q.end] = " " * (q.end - q.start)
+    words = {_ORDINAL_DIGITS.sub(r"\1", w) for w in content_words("".join(blanked))}
+    return {f"#{int(w)}" if w.isdigit() else stem(w) for w in words} | {f"#{q.value:.10g}" for q in values}
+
+
+_ORDINAL_DIGITS = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 
 
 def gold_supported(answer: Answer, gold: str) -> bool:
