@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from memory.consolidate.commitment_parties import EnglishParties, nearest_first
+from memory.consolidate.commitment_parties import EnglishParties, handover, nearest_first
 from memory.consolidate.commitment_spans import Predicate, children
 from memory.consolidate.commitment_text import (
     ACTIONS,
@@ -42,20 +42,31 @@ def _aux_lemmas(t: Token) -> set[str]:
     return {c.lemma_.lower() for c in t.children if c.dep_ in ("aux", "auxpass")}
 
 
-# "have a chat / a word / a look": an act, not a thing handed over
-_LIGHT_NOUNS = frozenset(
-    {"chat", "word", "talk", "look", "go", "think", "call", "conversation", "meeting", "chance"}
-)
-
-
 def _handed_over(v: Token) -> bool:
-    """ "I'll have the report to him by Friday": "have" with a thing and someone it goes to."""
-    things = children(v, "dobj")
-    if v.lemma_.lower() != "have" or not things or any(t.lemma_.lower() in _LIGHT_NOUNS for t in things):
-        return False
-    # the parse hangs "to him" from the verb or from the thing ("the report to him")
-    holders = [v, *children(v, "dobj")]
-    return any(p.lower_ == "to" and children(p, "pobj") for h in holders for p in children(h, "prep"))
+    """ "I'll have the report to him by Friday", "I'll have a cloud spend summary for Marisol", "I need
+    to have the cost model in Bev's hands", "... the report with Fergal before the bank holiday":
+    "have" with a thing and someone it goes to."""
+    return handover(v) is not None
+
+
+def _gonna_before(v: Token) -> Token | None:
+    """The "gon" of "Rashid's gonna send ..." when the small model read it as a noun: it reads
+    "Rashid is gonna" right, but "Rashid's gonna" as a possessive ("Rashid's gon"), with "send"
+    hanging from it or above it. spaCy's tokenizer splits only "gonna" into "gon" + "na"."""
+    doc = v.doc
+    if v.pos_ != "VERB" or v.i < 2 or doc[v.i - 1].lower_ != "na" or doc[v.i - 2].lower_ != "gon":
+        return None
+    gon = doc[v.i - 2]
+    return gon if gon.pos_ != "VERB" and any(c.dep_ == "poss" for c in gon.children) else None
+
+
+def _received_from(v: Token, thing: Token | None) -> Token | None:
+    """Whom a thing is got from ("get the deck from Tomasz"): getting it is receiving it."""
+    holders = [v, *([thing] if thing is not None else [])]
+    return next(
+        (o for h in holders for p in children(h, "prep") if p.lower_ == "from" for o in children(p, "pobj")),
+        None,
+    )
 
 
 ME_WORDS = frozenset({"me", "us"})
@@ -97,21 +108,37 @@ class EnglishSentence(EnglishParties):
         return _one_per_promise(self._sentence_deadline(out))
 
     def awaited(self, v: Token) -> Found | None:
-        """ "Dana's waiting on my revised cost model", "we're still waiting for Priya's access logs":
-        what someone waits for from whoever's it is is owed to them. Not "waiting on the invoice"
-        (from nobody said), nor "waiting for the board" (a person, not a thing)."""
-        if v.lemma_.lower() != "wait" or v.tag_ not in ("VBG", "VBZ", "VBP", "VBD"):
+        """ "Dana's waiting on my revised cost model", "we're still waiting for Priya's access logs",
+        "Nadia's expecting a draft policy from me first thing Monday", "she'll have the scoring
+        matrix from me EOD Thursday": what someone waits for, expects or will have from whoever's it
+        is is owed to them. Not "waiting on the invoice" (from nobody said), nor "waiting for the
+        board" (a person, not a thing), nor "the board expects a decision" (from nobody)."""
+        lemma = v.lemma_.lower()
+        if lemma == "wait" and v.tag_ in ("VBG", "VBZ", "VBP", "VBD"):
+            thing = next(
+                (o for p in children(v, "prep") if p.lower_ in ("on", "for") for o in children(p, "pobj")),
+                None,
+            )
+        elif (lemma == "expect" and v.tag_ in ("VBG", "VBZ", "VBP")) or (
+            lemma == "have" and _is_modal(v, WILL)
+        ):
+            thing = next(iter(children(v, "dobj")), None)
+        else:
             return None
         waiter = next(iter(nearest_first(children(v, "nsubj"), v)), None)
-        thing = next(
-            (o for p in children(v, "prep") if p.lower_ in ("on", "for") for o in children(p, "pobj")), None
-        )
         if waiter is None or thing is None or thing.pos_ not in ("NOUN", "PROPN") or self._personal(thing):
             return None
-        owner = next((c for c in thing.children if c.dep_ == "poss"), None)
-        if owner is None:  # "waiting on the figures from Priya"
+        owner = next((c for c in thing.children if c.dep_ == "poss"), None) if lemma == "wait" else None
+        if owner is None:  # "waiting on the figures from Priya", "expecting a draft from me"
             owner = next(
-                (o for p in children(v, "prep") if p.lower_ == "from" for o in children(p, "pobj")), None
+                (
+                    o
+                    for h in (v, thing)
+                    for p in children(h, "prep")
+                    if p.lower_ == "from"
+                    for o in children(p, "pobj")
+                ),
+                None,
             )
         if owner is None or owner.lower_ in ("their", "his", "her", "its", "your"):
             return None  # "waiting on their sign-off": whose is not said
@@ -121,7 +148,8 @@ class EnglishSentence(EnglishParties):
         to_whom = self.party(waiter)
         if who == to_whom:
             return None
-        words = [t for t in self._phrase(thing) if t.i != owner.i and t.dep_ != "case"]
+        given = {t.i for p in children(thing, "prep") if p.lower_ == "from" for t in p.subtree}
+        words = [t for t in self._phrase(thing) if t.i != owner.i and t.dep_ != "case" and t.i not in given]
         first = waiter.left_edge.i
         last = max([t.i for t in self._clause(v) if not t.is_punct] or [v.i])
         due = self.due_in(first, last)
@@ -153,6 +181,8 @@ class EnglishSentence(EnglishParties):
         head = v.head if v.dep_ in ("xcomp", "ccomp") else None
         if lemma == "owe" and v.pos_ == "VERB":
             return Predicate(v, v, "owe")
+        if (gonna := _gonna_before(v)) is not None:
+            return Predicate(v, gonna, "going")
         if (
             lemma in PROMISES
             and v.pos_ == "VERB"
@@ -177,8 +207,8 @@ class EnglishSentence(EnglishParties):
                 return Predicate(v, head, "going")
             if above in PROMISES:
                 return Predicate(v, head, "promise")
-            if above in ("need", "have", "get") and lemma in TRANSFER:
-                return Predicate(v, head, "must")
+            if above in ("need", "have", "get") and (lemma in TRANSFER or _handed_over(v)):
+                return Predicate(v, head, "must")  # "I need to get …", "I need to have X with Fergal"
             if above == "be" and lemma in TRANSFER and _on_whom(head) is not None:
                 return Predicate(v, head, "on")  # "it's on me to get the data dictionary to Marcus"
         if (
@@ -267,6 +297,11 @@ class EnglishSentence(EnglishParties):
             # "they told us they'd send the contract": whom it was told to is whom it goes to
             recipient = next((o for o in children(p.verb.head, "dative", "dobj") if self._personal(o)), None)
         to_whom = self.party(recipient) if recipient is not None else None
+        giver = _received_from(p.verb, thing) if lemma == "get" else None
+        if giver is not None and agent is not None:  # "she'd get the deck from Tomasz": Tomasz owes her
+            who, to_whom = self.party(giver), self.party(agent)
+        if to_whom is not None and to_whom == who:
+            return None  # "I told Jana she'd get the deck from Tomasz": nobody owes themselves
         undertaken = p.kind in ("owe", "promise", "on") or promiser is not None or self._reported(p.owner)
         if lemma == "get" and to_whom is None and not undertaken:
             return None  # "we'll get a demo next week": getting is receiving unless it goes to someone

@@ -22,12 +22,56 @@ if TYPE_CHECKING:
     from spacy.tokens import Token
 
 
+# "have a chat / a word / a look": an act, not a thing handed over
+_LIGHT_NOUNS = frozenset(
+    {"chat", "word", "talk", "look", "go", "think", "call", "conversation", "meeting", "chance"}
+)
+
+
+def handover(v: Token) -> tuple[Token, Token] | None:
+    """(whom, what) "have" hands over: "to X"; "for X" when X is a person (a name or him / her / them);
+    "with X" too when a deadline is said with it ("have the report with Fergal before the bank
+    holiday", not "have lunch with Bev"); "in X's hands". The thing is the verb's object, or the
+    subject of a small clause under it ("have the board paper ready for her"), which the small
+    parser also makes of a compound it misreads as a verb ("a cloud spend summary": "spend").
+    None when "have" hands nothing over ("have a chat with Bev", "have the budget for the hospital")."""
+    if v.lemma_.lower() != "have":
+        return None
+    things, holders = children(v, "dobj"), [v]
+    if not things:
+        for clause in children(v, "ccomp"):
+            subject = next((s for s in children(clause, "nsubj") if s.pos_ == "NOUN"), None)
+            if subject is not None and not children(clause, "aux", "auxpass"):
+                things, holders = [*children(clause, "dobj"), subject], [v, clause]
+                break
+    if not things or any(t.lemma_.lower() in _LIGHT_NOUNS or t.pos_ not in ("NOUN", "PROPN") for t in things):
+        return None  # "have a chat with", "have something for them": no thing handed over
+    deadline = any(p.lower_ in ("by", "before") for h in holders for p in children(h, "prep"))
+    # the parse hangs the phrase from the verb or from the thing ("the report to him")
+    for p in (p for h in [*holders, *things] for p in children(h, "prep")):
+        whom = next(iter(children(p, "pobj")), None)
+        if whom is None:
+            continue
+        person = whom.pos_ == "PROPN" or whom.lower_ in _HANDED_TO_PRONOUNS
+        if p.lower_ == "to" or (p.lower_ == "for" and person) or (p.lower_ == "with" and person and deadline):
+            return whom, things[0]
+        if p.lower_ == "in" and whom.lemma_.lower() == "hand":
+            owner = next((c for c in whom.children if c.dep_ == "poss"), None)
+            return (owner, things[0]) if owner is not None else None
+    return None
+
+
+_HANDED_TO_PRONOUNS = frozenset({"him", "her", "them"})
+
+
 class EnglishParties(SentenceSpans):
     """The parties and the thing of a parsed English sentence's predicates."""
 
     def agent(self, p: Predicate) -> Token | None:
         subjects = (
             nearest_first(children(p.owner, "nsubj"), p.owner)
+            or children(p.owner, "poss")
+            * (p.owner.lower_ == "gon")  # "Rashid's gonna" read as "Rashid's gon"
             or _stranded_subject(p.owner)
             or children(p.owner.head, "nsubj") * (p.owner.dep_ == "conj")
         )
@@ -71,6 +115,11 @@ class EnglishParties(SentenceSpans):
         subject = next(iter(children(verb.head, "nsubj")), None)
         if subject is None or subject.i == pronoun.i:
             return None
+        if subject.lower_ in PERSON_PRONOUNS:
+            # "I've told Niamh she'll have the matrix from me": "she" is not the speaker, it is whom
+            # the speaker told
+            told = next(iter(children(verb.head, "dobj", "dative")), None)
+            return self.party(told) if told is not None and told.pos_ == "PROPN" else None
         return self.party(subject) if subject.lower_ not in THIRD_PERSON or subject.i < pronoun.i else None
 
     def objects(self, p: Predicate) -> tuple[Token | None, Token | None]:
@@ -95,6 +144,8 @@ class EnglishParties(SentenceSpans):
             things = [cleft, *(t for t in things if t.lower_ != "what")]
             if len(things) > 1 and recipient is None:
                 recipient, things = things[1], [cleft]
+        if recipient is None and (handed := handover(v)) is not None:
+            recipient, things = handed[0], [handed[1]]  # "have the report with Fergal", "in Bev's hands"
         if recipient is None:
             for prep in children(v, "prep") + [c for t in things for c in children(t, "prep")]:
                 if prep.lower_ == "to" or (prep.lower_ == "with" and v.lemma_.lower() == "share"):

@@ -101,6 +101,18 @@ class SentenceSpans:
             return True  # "on Friday the 27th"
         if w.dep_ == "prep" and w.lower_ == "to" and any(map(self._addressee, children(w, "pobj"))):
             return True
+        if (
+            w.dep_ == "prep"
+            and w.lower_ in ("with", "for", "from")
+            and any(o.pos_ == "PROPN" for o in children(w, "pobj"))
+        ):
+            return True  # "the report with Fergal", "a summary for Marisol", "the deck from Tomasz": who
+        if (
+            w.dep_ == "prep"
+            and w.lower_ == "in"
+            and any(o.lemma_.lower() == "hand" for o in children(w, "pobj"))
+        ):
+            return True  # "the cost model in Bev's hands"
         return (
             self._in_due(w)
             or w.text in (",", ";", ":", "—", "–")

@@ -204,5 +204,39 @@ def test_the_speakers_own_work_on_something_is_owed_to_nobody() -> None:
     assert owed("The draft list is a mess of duplicates, I'll clean it up on Wednesday.") == []
     assert owed("The deck is nearly done, I'll send it over by Friday.")[0][:2] == ("me", None)
     assert owed("I'll draft the scoring matrix for Niamh by Friday.") == [
-        ("me", "Niamh", "the scoring matrix for Niamh")
+        ("me", "Niamh", "the scoring matrix")  # whom it is for is to_whom
+    ]
+
+
+def test_having_a_thing_with_someone_or_in_their_hands_is_owed() -> None:
+    # "have" hands a thing over "for" a person, "with" a person by a deadline, "in X's hands"
+    assert owed("I need to have the tariff model in Odile's hands before the review.") == [
+        ("me", "Odile", "the tariff model")
+    ]
+    assert owed("I need to have the options memo with Rashid before the recess.") == [
+        ("me", "Rashid", "the options memo")
+    ]
+    assert owed("I'll have the board paper ready for Imke by Monday.") == [("me", "Imke", "the board paper")]
+    assert owed("We'll have a budget for the hospital by June.") == []
+    assert owed("I need to have something for them before that.") == []
+
+
+def test_what_someone_expects_or_will_have_from_someone_is_owed_to_them() -> None:
+    assert owed("Imke's expecting a revised rota from me first thing Monday.") == [
+        ("me", "Imke", "a revised rota")
+    ]
+    # whom the speaker told is "she", not the speaker
+    assert owed("I've told Imke she'll have the scoring sheet from me on Thursday.") == [
+        ("me", "Imke", "the scoring sheet")
+    ]
+    assert owed("We'll have the survey data from Rashid by Friday.") == [("Rashid", "us", "the survey data")]
+    assert owed("The board expects a decision by March.") == []
+    # getting a thing from someone is receiving it: Tomasz owes it, not Imke herself
+    assert owed("I told Imke she'd get the deck from Tomasz on Monday.") == [("Tomasz", "Imke", "the deck")]
+
+
+def test_a_name_and_s_gonna_is_a_promise_not_a_possessive() -> None:
+    # the small model reads "Rashid's gonna" as "Rashid's gon" (a noun) unless "'s" is read as "is"
+    assert owed("Rashid's gonna send me the floor loadings by the 3rd.") == [
+        ("Rashid", "me", "the floor loadings")
     ]
