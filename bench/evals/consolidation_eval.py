@@ -11,7 +11,7 @@ where most of their words are in the transcript).
 - superseded: a (superseded fact, superseding fact) pair matches when each quote overlaps the key's
   old and new quote, in the key's notes.
 - connections: both passages overlap the key's two quotes (either way round).
-- traps_stated: key inference traps whose quote a stated fact's quote overlaps (goal: none).
+- traps_stated: key inference traps among whose words a stated fact's value is said (goal: none).
 With `with_ask`, the set's latest-value and self-correction questions are asked too.
 """
 
@@ -91,6 +91,23 @@ class Locator:
         sa, sb = self.span(recording_id, a, segment_id), self.span(recording_id, b)
         return sa is not None and sb is not None and sa[0] < sb[1] and sb[0] < sa[1]
 
+    def value_in(
+        self, recording_id: int, quote: str, value: str, key_quote: str, segment_id: int | None
+    ) -> bool:
+        """Whether the value said in a reported quote lies among the words of key quote `key_quote`;
+        when the value's place in its quote cannot be told, whether the two quotes overlap."""
+        sa, sb = self.span(recording_id, quote, segment_id), self.span(recording_id, key_quote)
+        if sa is None or sb is None or not (sa[0] < sb[1] and sb[0] < sa[1]):
+            return False
+        said, wanted = normalise(quote).split(), normalise(value).split()
+        at = next(
+            (i for i in range(len(said) - len(wanted) + 1) if said[i : i + len(wanted)] == wanted), None
+        )
+        if not wanted or at is None:
+            return True
+        a = sa[0] + at
+        return a < sb[1] and sb[0] < a + len(wanted)
+
 
 def _pr(reported: int, matched_reported: int, key: int, matched_key: int) -> dict[str, float | int]:
     return {
@@ -148,7 +165,16 @@ def score(library: Library, key: dict[str, Any], notes: dict[int, str]) -> dict[
 
     traps = key.get("inference_traps", [])
     stated = [f for f in facts if f.kind == "stated"]
-    surfaced = [t["id"] for t in traps if any(side(f, t) for f in stated)]
+
+    def states_trap(f: Any, t: dict[str, Any]) -> bool:
+        # the fact's value is among the trap's words; a fact quotes its whole sentence, and a value
+        # said in the same sentence but outside the trap ("..., but realistically the first pick
+        # stays in January") is what the note states, not the trap
+        return notes[f.recording_id] == t["note"] and locate.value_in(
+            f.recording_id, f.quote, f.value, t["quote"], f.segment_ids[0]
+        )
+
+    surfaced = [t["id"] for t in traps if any(states_trap(f, t) for f in stated)]
     return {
         "self_corrections": _pr(
             len(corrections), sum(any(corr_match(c, k) for k in sc) for c in corrections),
