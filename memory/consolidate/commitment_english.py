@@ -105,6 +105,8 @@ class EnglishSentence(EnglishParties):
                 out.append(delivery)
             elif (awaited := self.awaited(t)) is not None:
                 out.append(awaited)
+            elif (other := self.said_otherwise(t)) is not None:
+                out.append(other)
         return _one_per_promise(self._sentence_deadline(out))
 
     def awaited(self, v: Token) -> Found | None:
@@ -122,6 +124,8 @@ class EnglishSentence(EnglishParties):
         elif (lemma == "expect" and v.tag_ in ("VBG", "VBZ", "VBP")) or (
             lemma == "have" and _is_modal(v, WILL)
         ):
+            # not "needs" or "wants" X from someone: "Barry needs the file layout from their payroll
+            # team" is a dependency, "she wants one person on site from the group" a wish
             thing = next(iter(children(v, "dobj")), None)
         else:
             return None
@@ -130,10 +134,13 @@ class EnglishSentence(EnglishParties):
             return None
         owner = next((c for c in thing.children if c.dep_ == "poss"), None) if lemma == "wait" else None
         if owner is None:  # "waiting on the figures from Priya", "expecting a draft from me"
+            back = [
+                c for c in v.children if c.dep_ == "advmod" and c.lower_ == "back"
+            ]  # "needs it back from me"
             owner = next(
                 (
                     o
-                    for h in (v, thing)
+                    for h in (v, thing, *back)
                     for p in children(h, "prep")
                     if p.lower_ == "from"
                     for o in children(p, "pobj")
@@ -158,6 +165,69 @@ class EnglishSentence(EnglishParties):
         return Found(
             "commitment", start, end, who, self.text_of(words), to_whom, due.text if due else None,
             due.date if due else None, "en", still,
+        )  # fmt: skip
+
+    def said_otherwise(self, v: Token) -> Found | None:
+        """Commitments whose owing party is not the subject of a verb of handing over: the passive of
+        handing over, in the future, with whom it is by ("the figures will be sent over to Marguerite
+        by me"); "due to" someone "from" someone ("the market sizing is due to Rohan from me on the
+        3rd"); and a reply that brings a thing ("Mateus is going to get back to me with the licence
+        count", "she'll come back to us with a decision", "I will revert to Mr Venkataraman with the
+        estimates", "he'll call me back with the headcount")."""
+        lemma = v.lemma_.lower()
+        future = _is_modal(v, WILL) or (
+            v.dep_ == "xcomp" and v.head.lemma_.lower() == "go" and v.head.tag_ == "VBG"
+        )
+        owner = v.head if v.dep_ == "xcomp" and not _is_modal(v, WILL) else v
+        near = [
+            v,
+            *(
+                c
+                for c in v.children
+                if c.dep_ in ("prt", "advmod") and c.lower_ in ("back", "over", "across")
+            ),
+        ]
+
+        def pobj(heads: list[Token], word: str) -> Token | None:
+            return next(
+                (o for h in heads for p in h.children if p.lower_ == word for o in children(p, "pobj")), None
+            )
+
+        if lemma in TRANSFER and v.tag_ == "VBN" and children(v, "auxpass") and future:
+            thing, giver, whom = (
+                next(iter(children(v, "nsubjpass")), None),
+                pobj(near, "by"),
+                pobj(near, "to"),
+            )
+        elif lemma == "be" and (due := next((c for c in children(v, "acomp") if c.lower_ == "due"), None)):
+            thing, giver, whom = (
+                next(iter(children(v, "nsubj")), None),
+                pobj([due], "from"),
+                pobj([due], "to"),
+            )
+        elif future and (
+            (lemma in ("get", "come", "call") and len(near) > 1 and near[1].lower_ == "back")
+            or lemma == "revert"
+        ):
+            thing = pobj([v], "with")
+            giver = next(iter(nearest_first(children(owner, "nsubj"), owner)), None)
+            whom = pobj(near, "to") or next((o for o in children(v, "dobj") if o.pos_ == "PRON"), None)
+        else:
+            return None
+        if thing is None or giver is None or thing.pos_ not in ("NOUN", "PROPN") or self._personal(thing):
+            return None
+        if self.blocked(Predicate(v, owner, "will")):
+            return None
+        who, to_whom = self.party(giver), self.party(whom) if whom is not None else None
+        if who == to_whom or not (self._named(giver) or giver.lower_ in ("me", "us", "i", "we")):
+            return None
+        first = min(t.i for t in self._clause(owner) if not t.is_punct)
+        last = max([t.i for t in self._clause(owner) if not t.is_punct] or [v.i])
+        due_said = self.due_in(first, last)
+        start, end = self.at(self.tokens[first]), self.at(self.tokens[last]) + len(self.tokens[last].text)
+        return Found(
+            "commitment", start, end, who, self.thing(thing), to_whom,
+            due_said.text if due_said else None, due_said.date if due_said else None, "en", False,
         )  # fmt: skip
 
     def _sentence_deadline(self, found: list[Found]) -> list[Found]:

@@ -34,10 +34,21 @@ def _german_ordinal(text: str, end: int, next_start: int) -> bool:
     return text[next_start : next_start + 1].islower() or bool(_GERMAN_MONTH.match(text, next_start))
 
 
+# A title's dot before a name ends no sentence: "I will revert to Mr. Venkataraman with the
+# estimates" was two sentences, and the promise was lost (speech recognisers write the dot).
+_TITLE = re.compile(r"(?<![\w.])(?:Mr|Mrs|Ms|Mx|Dr|Prof|Rev|Fr|St|Hr)\.$")
+
+
+def _title(text: str, end: int, next_start: int) -> bool:
+    """The sentence end found at `end` is the dot of a title and a name follows."""
+    return bool(_TITLE.search(text, max(0, end - 6), end)) and text[next_start : next_start + 1].isupper()
+
+
 def sentence_spans(text: str, language: str | None = None) -> list[tuple[int, int]]:
-    """(start, end) of each sentence of `text`, surrounding whitespace left out. German text
-    (`language` "de", or None and `text` reads as German) is not cut after an ordinal's dot."""
-    ends = list(_SENTENCE_END.finditer(text))
+    """(start, end) of each sentence of `text`, surrounding whitespace left out. A title's dot before
+    a name ("Mr. Venkataraman", "Dr. Okafor") ends no sentence. German text (`language` "de", or
+    None and `text` reads as German) is not cut after an ordinal's dot."""
+    ends = [m for m in _SENTENCE_END.finditer(text) if not _title(text, m.start(), m.end())]
     if ends and (language or language_of(text)) == "de":
         ends = [m for m in ends if not _german_ordinal(text, m.start(), m.end())]
     bounds = [0, *(m.end() for m in ends), len(text)]

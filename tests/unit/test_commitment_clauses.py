@@ -240,3 +240,28 @@ def test_a_name_and_s_gonna_is_a_promise_not_a_possessive() -> None:
     assert owed("Rashid's gonna send me the floor loadings by the 3rd.") == [
         ("Rashid", "me", "the floor loadings")
     ]
+
+
+def test_owed_without_the_owing_party_as_the_subject() -> None:
+    # the passive of handing over, in the future, with whom it is by
+    assert owed("The updated headcount figures will be sent over to Marguerite by me before the board.") == [
+        ("me", "Marguerite", "The updated headcount figures")
+    ]
+    # due to someone from someone
+    assert owed("The market sizing is due to Rohan from me on the 3rd.") == [
+        ("me", "Rohan", "The market sizing")
+    ]
+    assert owed("The rent is due on the 1st.") == []
+    # a reply that brings a thing
+    assert owed("Mateus is going to get back to me with the licence count before the renewal call.") == [
+        ("Mateus", "me", "the licence count")
+    ]
+    assert owed("Bronwyn will come back to us with a decision next week.") == [
+        ("Bronwyn", "us", "a decision")
+    ]
+    assert owed("I will revert to Mr. Venkataraman with the revised estimates by Friday.") == [
+        ("me", "Venkataraman", "the revised estimates")
+    ]
+    assert (
+        owed("Isidore will call me back with the final headcount once HR confirms it.") == []
+    )  # a condition

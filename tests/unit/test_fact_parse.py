@@ -9,11 +9,12 @@ from memory.text.doc import Doc
 from memory.text.fact_parse import ParsedDoc
 from memory.text.nlp import parse
 
-# Sentence ends the parse does not share: "St." and "Dr." end sentences here, so "St. Louis" is cut in
-# two and words have heads in the sentence before or after.
+# Sentence ends the parse does not share: "U.S." ends a sentence here (a title before a name, "St.
+# Louis", "Dr. Chen", does not), so "U.S. Steel" is cut in two and words have heads in the sentence
+# before or after.
 LINES = [
     "Yesterday I met Anna Becker from Kestrel. Becker wants the rollout in June, she said",
-    "because the budget of 40,000 pounds. is too small for St. Louis and the U.S. team.",
+    "because the budget of 40,000 pounds. is too small for the U.S. Steel team in St. Louis.",
     "Tom will call Dr. Chen on Monday about the pilot plan.",
 ]
 
