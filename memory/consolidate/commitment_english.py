@@ -8,7 +8,17 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from memory.consolidate.commitment_parties import EnglishParties, handover, nearest_first
+from memory.consolidate.commitment_parties import (
+    ME_WORDS,
+    EnglishParties,
+    gonna_before,
+    handover,
+    nearest_first,
+    on_whom,
+    opens_unsaid,
+    received_from,
+    whose,
+)
 from memory.consolidate.commitment_spans import Predicate, children
 from memory.consolidate.commitment_text import (
     ACTIONS,
@@ -47,43 +57,6 @@ def _handed_over(v: Token) -> bool:
     to have the cost model in Bev's hands", "... the report with Fergal before the bank holiday":
     "have" with a thing and someone it goes to."""
     return handover(v) is not None
-
-
-def _gonna_before(v: Token) -> Token | None:
-    """The "gon" of "Rashid's gonna send ..." when the small model read it as a noun: it reads
-    "Rashid is gonna" right, but "Rashid's gonna" as a possessive ("Rashid's gon"), with "send"
-    hanging from it or above it. spaCy's tokenizer splits only "gonna" into "gon" + "na"."""
-    doc = v.doc
-    if v.pos_ != "VERB" or v.i < 2 or doc[v.i - 1].lower_ != "na" or doc[v.i - 2].lower_ != "gon":
-        return None
-    gon = doc[v.i - 2]
-    return gon if gon.pos_ != "VERB" and any(c.dep_ == "poss" for c in gon.children) else None
-
-
-def _received_from(v: Token, thing: Token | None) -> Token | None:
-    """Whom a thing is got from ("get the deck from Tomasz"): getting it is receiving it."""
-    holders = [v, *([thing] if thing is not None else [])]
-    return next(
-        (o for h in holders for p in children(h, "prep") if p.lower_ == "from" for o in children(p, "pobj")),
-        None,
-    )
-
-
-ME_WORDS = frozenset({"me", "us"})
-
-
-def _on_whom(be: Token) -> Token | None:
-    """ "It's on me to ...", "that one's on us": whose job it is, said with "on"."""
-    return next(
-        (
-            o
-            for p in children(be, "prep")
-            if p.lower_ == "on"
-            for o in children(p, "pobj")
-            if o.lower_ in ME_WORDS
-        ),
-        None,
-    )
 
 
 def _is_modal(t: Token, words: frozenset[str]) -> bool:
@@ -205,6 +178,27 @@ class EnglishSentence(EnglishParties):
                 pobj([due], "from"),
                 pobj([due], "to"),
             )
+        elif lemma == "be" and (job := on_whom(v)) is not None and not children(v, "xcomp"):
+            # "the vendor shortlist is on me", "pulling together the summary for Rashida is down to
+            # me", "getting Osvaldo a firm number is my responsibility": the thing, or what is to
+            # be done to it, is the subject of "be"
+            doing = next((c for c in children(v, "csubj") if c.pos_ == "VERB"), None)
+            thing = next(iter(children(doing, "dobj") if doing is not None else []), None) or next(
+                iter(children(v, "nsubj")), None
+            )
+            giver = job
+            whom = next(iter(children(doing, "dative")), None) if doing is not None else None
+            if whom is None and thing is not None:
+                whom = next(
+                    (
+                        o
+                        for p in children(thing, "prep")
+                        if p.lower_ == "for"
+                        for o in children(p, "pobj")
+                        if o.pos_ == "PROPN"
+                    ),
+                    None,
+                )
         elif future and (
             (lemma in ("get", "come", "call") and len(near) > 1 and near[1].lower_ == "back")
             or lemma == "revert"
@@ -218,12 +212,20 @@ class EnglishSentence(EnglishParties):
             return None
         if self.blocked(Predicate(v, owner, "will")):
             return None
-        who, to_whom = self.party(giver), self.party(whom) if whom is not None else None
-        if who == to_whom or not (self._named(giver) or giver.lower_ in ("me", "us", "i", "we")):
+        who = whose(giver) if giver.lower_ in ("my", "our") else self.party(giver)
+        to_whom = self.party(whom) if whom is not None else None
+        if who == to_whom or not (self._named(giver) or giver.lower_ in ("me", "us", "i", "we", "my", "our")):
             return None
         first = min(t.i for t in self._clause(owner) if not t.is_punct)
         last = max([t.i for t in self._clause(owner) if not t.is_punct] or [v.i])
         due_said = self.due_in(first, last)
+        if (
+            lemma == "be"
+            and to_whom is None
+            and self.due_in(0, len(self.tokens) - 1) is None
+            and giver.lower_ in ME_WORDS | {"my", "our"}
+        ):
+            return None  # "the decision is on me now": whose it is, owed to nobody by any time
         start, end = self.at(self.tokens[first]), self.at(self.tokens[last]) + len(self.tokens[last].text)
         return Found(
             "commitment", start, end, who, self.thing(thing), to_whom,
@@ -251,7 +253,7 @@ class EnglishSentence(EnglishParties):
         head = v.head if v.dep_ in ("xcomp", "ccomp") else None
         if lemma == "owe" and v.pos_ == "VERB":
             return Predicate(v, v, "owe")
-        if (gonna := _gonna_before(v)) is not None:
+        if (gonna := gonna_before(v)) is not None:
             return Predicate(v, gonna, "going")
         if (
             lemma in PROMISES
@@ -279,7 +281,7 @@ class EnglishSentence(EnglishParties):
                 return Predicate(v, head, "promise")
             if above in ("need", "have", "get") and (lemma in TRANSFER or _handed_over(v)):
                 return Predicate(v, head, "must")  # "I need to get …", "I need to have X with Fergal"
-            if above == "be" and lemma in TRANSFER and _on_whom(head) is not None:
+            if above == "be" and lemma in TRANSFER and on_whom(head) is not None:
                 return Predicate(v, head, "on")  # "it's on me to get the data dictionary to Marcus"
         if (
             head is not None
@@ -356,10 +358,17 @@ class EnglishSentence(EnglishParties):
             return None
         if self.blocked(p):
             return None
-        agent = _on_whom(p.owner) if p.kind == "on" else self.agent(p) if p.kind != "action" else None
-        if agent is None and p.kind != "action":
+        agent = on_whom(p.owner) if p.kind == "on" else self.agent(p) if p.kind != "action" else None
+        to_self = p.kind == "must" and agent is None and opens_unsaid(p.owner)
+        if agent is None and p.kind != "action" and not to_self:
             return None
-        who = self.party(agent) if agent is not None else ME
+        who = (
+            whose(agent)
+            if p.kind == "on" and agent is not None
+            else self.party(agent)
+            if agent is not None
+            else ME
+        )
         recipient, thing = self.objects(p)
         if recipient is None and promiser is not None:
             recipient = next((o for o in children(promiser, "dative", "dobj") if self._personal(o)), None)
@@ -367,7 +376,7 @@ class EnglishSentence(EnglishParties):
             # "they told us they'd send the contract": whom it was told to is whom it goes to
             recipient = next((o for o in children(p.verb.head, "dative", "dobj") if self._personal(o)), None)
         to_whom = self.party(recipient) if recipient is not None else None
-        giver = _received_from(p.verb, thing) if lemma == "get" else None
+        giver = received_from(p.verb, thing) if lemma == "get" else None
         if giver is not None and agent is not None:  # "she'd get the deck from Tomasz": Tomasz owes her
             who, to_whom = self.party(giver), self.party(agent)
         if to_whom is not None and to_whom == who:

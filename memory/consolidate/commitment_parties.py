@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING
 from memory.consolidate.commitment_spans import Predicate, SentenceSpans, children
 from memory.consolidate.commitment_text import (
     GROUP,
+    ME,
     PERSON_PRONOUNS,
     REPORTING,
     THIRD_PERSON,
     TRANSFER,
+    US,
 )
 
 if TYPE_CHECKING:
@@ -62,6 +64,83 @@ def handover(v: Token) -> tuple[Token, Token] | None:
 
 
 _HANDED_TO_PRONOUNS = frozenset({"him", "her", "them"})
+
+
+def opens_unsaid(owner: Token) -> bool:
+    """ "Need to send Leopold the updated Gantt chart", "Got to get the findings over to Ines": a note
+    to self that leaves out "I" (the verb of needing opens its sentence and has no subject)."""
+    if children(owner, "nsubj", "nsubjpass", "expl") or owner.dep_ != "ROOT":
+        return False
+    first = next((t for t in owner.sent if not t.is_punct and t.pos_ not in ("INTJ", "CCONJ")), owner)
+    return first.i == owner.i
+
+
+def gonna_before(v: Token) -> Token | None:
+    """The "gon" of "Rashid's gonna send ..." when the small model read it as a noun: it reads
+    "Rashid is gonna" right, but "Rashid's gonna" as a possessive ("Rashid's gon"), with "send"
+    hanging from it or above it. spaCy's tokenizer splits only "gonna" into "gon" + "na"."""
+    doc = v.doc
+    if v.pos_ != "VERB" or v.i < 2 or doc[v.i - 1].lower_ != "na" or doc[v.i - 2].lower_ != "gon":
+        return None
+    gon = doc[v.i - 2]
+    return gon if gon.pos_ != "VERB" and any(c.dep_ == "poss" for c in gon.children) else None
+
+
+def received_from(v: Token, thing: Token | None) -> Token | None:
+    """Whom a thing is got from ("get the deck from Tomasz"): getting it is receiving it."""
+    holders = [v, *([thing] if thing is not None else [])]
+    return next(
+        (o for h in holders for p in children(h, "prep") if p.lower_ == "from" for o in children(p, "pobj")),
+        None,
+    )
+
+
+ME_WORDS = frozenset({"me", "us"})
+
+
+def on_whom(be: Token) -> Token | None:
+    """Whose job it is, said of "be": "It's on me to ...", "that one's on us", "the shortlist is down
+    to me", "it's my job to ...", "... is my responsibility" (the word "me", "us", "my" or "our")."""
+    on = next(
+        (
+            o
+            for p in children(be, "prep")
+            if p.lower_ == "on"
+            for o in children(p, "pobj")
+            if o.lower_ in ME_WORDS
+        ),
+        None,
+    )
+    down = next(
+        (
+            o
+            for d in be.children
+            if d.dep_ == "advmod" and d.lower_ == "down"
+            for p in children(d, "prep")
+            if p.lower_ == "to"
+            for o in children(p, "pobj")
+            if o.lower_ in ME_WORDS
+        ),
+        None,
+    )
+    mine = next(
+        (
+            c
+            for a in children(be, "attr")
+            if a.lemma_.lower() in JOB_NOUNS
+            for c in a.children
+            if c.dep_ == "poss" and c.lower_ in ("my", "our")
+        ),
+        None,
+    )
+    return on or down or mine
+
+
+JOB_NOUNS = frozenset({"job", "responsibility", "task"})
+
+
+def whose(word: Token) -> str:
+    return ME if word.lower_ in ("me", "my") else US
 
 
 class EnglishParties(SentenceSpans):

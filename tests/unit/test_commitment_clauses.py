@@ -265,3 +265,21 @@ def test_owed_without_the_owing_party_as_the_subject() -> None:
     assert (
         owed("Isidore will call me back with the final headcount once HR confirms it.") == []
     )  # a condition
+
+
+def test_whose_job_it_is_said_of_the_thing() -> None:
+    assert owed("Right, the vendor shortlist is on me, Kwabena wants it by the fifteenth.") == [
+        ("me", None, "the vendor shortlist")
+    ]
+    assert owed("Pulling together the cost summary for Rashida is down to me.") == [
+        ("me", "Rashida", "the cost summary")
+    ]
+    assert owed("The weather is down to luck.") == []
+    assert owed("That's on me.") == []
+
+
+def test_a_note_to_self_without_i() -> None:
+    assert owed("Need to send Leopold the updated Gantt chart.") == [
+        ("me", "Leopold", "the updated Gantt chart")
+    ]
+    assert owed("Need to book the hotel.") == []
