@@ -101,28 +101,8 @@ ME_WORDS = frozenset({"me", "us"})
 def on_whom(be: Token) -> Token | None:
     """Whose job it is, said of "be": "It's on me to ...", "that one's on us", "the shortlist is down
     to me", "it's my job to ...", "... is my responsibility" (the word "me", "us", "my" or "our")."""
-    on = next(
-        (
-            o
-            for p in children(be, "prep")
-            if p.lower_ == "on"
-            for o in children(p, "pobj")
-            if o.lower_ in ME_WORDS
-        ),
-        None,
-    )
-    down = next(
-        (
-            o
-            for d in be.children
-            if d.dep_ == "advmod" and d.lower_ == "down"
-            for p in children(d, "prep")
-            if p.lower_ == "to"
-            for o in children(p, "pobj")
-            if o.lower_ in ME_WORDS
-        ),
-        None,
-    )
+    downs = [d for d in be.children if d.dep_ == "advmod" and d.lower_ == "down"]
+    on, down = _speaker_under([be], "on"), _speaker_under(downs, "to")
     mine = next(
         (
             c
@@ -137,6 +117,21 @@ def on_whom(be: Token) -> Token | None:
 
 
 JOB_NOUNS = frozenset({"job", "responsibility", "task"})
+
+
+def _speaker_under(heads: list[Token], preposition: str) -> Token | None:
+    """ "me" or "us" as the object of `preposition` under one of `heads` ("on me", "down to us")."""
+    return next(
+        (
+            o
+            for h in heads
+            for p in children(h, "prep")
+            if p.lower_ == preposition
+            for o in children(p, "pobj")
+            if o.lower_ in ME_WORDS
+        ),
+        None,
+    )
 
 
 def whose(word: Token) -> str:
