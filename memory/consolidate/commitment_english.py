@@ -144,9 +144,10 @@ class EnglishSentence(EnglishParties):
         """Commitments whose owing party is not the subject of a verb of handing over: the passive of
         handing over, in the future, with whom it is by ("the figures will be sent over to Marguerite
         by me"); "due to" someone "from" someone ("the market sizing is due to Rohan from me on the
-        3rd"); and a reply that brings a thing ("Mateus is going to get back to me with the licence
-        count", "she'll come back to us with a decision", "I will revert to Mr Venkataraman with the
-        estimates", "he'll call me back with the headcount")."""
+        3rd"); whose job the thing is ("the vendor shortlist is on me", "pulling together the summary
+        for Rashida is down to me"); and a reply that brings a thing ("Mateus is going to get back to
+        me with the licence count", "she'll come back to us with a decision", "I will revert to Mr
+        Venkataraman with the estimates", "he'll call me back with the headcount")."""
         lemma = v.lemma_.lower()
         future = _is_modal(v, WILL) or (
             v.dep_ == "xcomp" and v.head.lemma_.lower() == "go" and v.head.tag_ == "VBG"
@@ -216,7 +217,7 @@ class EnglishSentence(EnglishParties):
         to_whom = self.party(whom) if whom is not None else None
         if who == to_whom or not (self._named(giver) or giver.lower_ in ("me", "us", "i", "we", "my", "our")):
             return None
-        first = min(t.i for t in self._clause(owner) if not t.is_punct)
+        first = min([t.i for t in self._clause(owner) if not t.is_punct] or [v.i])
         last = max([t.i for t in self._clause(owner) if not t.is_punct] or [v.i])
         due_said = self.due_in(first, last)
         if (
