@@ -59,6 +59,15 @@ def _handed_over(v: Token) -> bool:
     return handover(v) is not None
 
 
+def _had(t: Token) -> bool:
+    """ "I'd promised Cormac the survey results": "'d" before a past participle is "had", not "would"."""
+    return (
+        t.tag_ == "VBN"
+        and any(c.dep_ == "aux" and c.lower_ in ("'d", "’d") for c in t.children)
+        and not any(c.dep_ == "aux" and c.lemma_.lower() == "have" for c in t.children)  # "he'd have sent"
+    )
+
+
 def _is_modal(t: Token, words: frozenset[str]) -> bool:
     return any(c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ in words for c in t.children)
 
@@ -331,7 +340,7 @@ class EnglishSentence(EnglishParties):
                     return True
                 if c.dep_ == "advmod" and c.lower_ == "long" and children(c, "advcl"):
                     return True  # "as long as …", "so long as …": a condition
-            if _is_modal(t, TENTATIVE_MODALS):
+            if _is_modal(t, TENTATIVE_MODALS) and not _had(t):
                 return True
         t = p.owner
         while t.head.i != t.i:

@@ -229,7 +229,12 @@ def read_value(
             if not counts(child):
                 continue
             word = child.lower_
-            if child.dep_ in ("aux", "auxpass") and child.tag_ == "MD" and word in TENTATIVE_MODALS:
+            if (
+                child.dep_ in ("aux", "auxpass")
+                and child.tag_ == "MD"
+                and word in TENTATIVE_MODALS
+                and not (word in ("'d", "’d") and _had_done(t))  # "we'd agreed 400k": had, not would
+            ):
                 return Reading(Assertion.TENTATIVE, child.text)
             if (
                 (child.dep_ == "neg" or (child.dep_ == "det" and word == "no"))
@@ -276,3 +281,9 @@ def _read_by_rules(text: str, a: int, b: int, language: str, negation_is_value: 
     if wished := _ENGLISH_WISH.search(text[x:y]):
         return Reading(Assertion.WISH, wished.group(0))
     return STATED
+
+
+def _had_done(t: Token) -> bool:
+    """ "We'd agreed the budget at 400,000": "'d" before a past participle is "had"; "we'd have
+    agreed" (with "have") is "would"."""
+    return t.tag_ == "VBN" and not any(c.dep_ == "aux" and c.lemma_.lower() == "have" for c in t.children)

@@ -283,3 +283,9 @@ def test_a_note_to_self_without_i() -> None:
         ("me", "Leopold", "the updated Gantt chart")
     ]
     assert owed("Need to book the hotel.") == []
+
+
+def test_a_promise_made_earlier_with_d_is_still_owed() -> None:
+    # "I'd promised" is "I had promised"; "he'd have sent it" is what would have been
+    assert owed("I'd promised Jana the deck by Friday.") == [("me", "Jana", "the deck")]
+    assert owed("He'd have sent it already by Friday.") == []

@@ -122,3 +122,13 @@ def test_a_clause_of_its_own_is_read_on_its_own() -> None:
     assert stated["forty-one"].value_kind == "count" and stated["forty-one"].value_norm.startswith(
         "41 interfac"
     )
+
+
+def test_had_written_as_d_is_no_modal() -> None:
+    # "'d" before a past participle is "had": what was agreed is stated; "'d have agreed" is "would"
+    assert "400,000" in [
+        f.value for f in facts_of("We'd agreed the budget at 400,000.") if f.kind == ClaimKind.STATED
+    ]
+    assert "400,000" not in [
+        f.value for f in facts_of("We'd have agreed the budget at 400,000.") if f.kind == ClaimKind.STATED
+    ]
