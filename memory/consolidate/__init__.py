@@ -10,14 +10,17 @@ phrases either side of its marker), correction_store (stored and listed), facts 
 fact_values and their attribute, subject and change in fact_attributes), fact_store (facts stored
 and read), fact_validity (which fact restates or supersedes which), connections and connection_store
 (links between projects, judged by the user), commitments (who owes what to whom by when: English
-from the parse in commitment_english, where its words are in commitment_spans, German by rules,
-shared pieces in commitment_text) and
+from the parse in commitment_english, owing said without the owing party's verb and what blocks a
+promise in commitment_owed, who owes and to whom in commitment_parties, where its words are in
+commitment_spans, German by rules, shared pieces in commitment_text) and
 commitment_store (stored, marked done by later notes, listed), digest (decisions, commitments, open
 questions), known_names (the names a project's notes say, for its transcriptions), stretches (parts
 of a note about another project), state (which stages are done for which version of a recording)."""
 
 __all__ = [
     "commitment_english",
+    "commitment_owed",
+    "commitment_parties",
     "commitment_spans",
     "commitment_store",
     "commitment_text",
