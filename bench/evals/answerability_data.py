@@ -32,6 +32,11 @@ LICENSED = (
     "supply-chain-advisor",
     "event-operations",
     "charity-fundraising",
+    "hr-org-design",
+    "construction-facilities",
+    "it-security-procurement",
+    "data-platform-cloud-cost",
+    "operations-procurement-dublin",
 )
 PARTS = ("all", "half-a", "half-b")
 Progress = Callable[[str], None]
