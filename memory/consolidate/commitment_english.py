@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from memory.consolidate.commitment_owed import OwedOtherwise, is_modal
 from memory.consolidate.commitment_parties import (
+    LIGHT_NOUNS,
     gonna_before,
     handover,
     nearest_first,
@@ -34,6 +35,7 @@ from memory.consolidate.commitment_text import (
     PROMISES,
     RECEIVED,
     REPORTING,
+    PERSON_PRONOUNS,
     THING_PRONOUNS,
     TRANSFER,
     US,
@@ -48,6 +50,12 @@ if TYPE_CHECKING:
 
 def _aux_lemmas(t: Token) -> set[str]:
     return {c.lemma_.lower() for c in t.children if c.dep_ in ("aux", "auxpass")}
+
+
+def _let_me(v: Token) -> bool:
+    """ "Let me get you the numbers": the speaker's offer ("let me" or "let us", said first)."""
+    subject = next(iter(children(v, "nsubj")), None)
+    return subject is not None and subject.lower_ in ("me", "us") and v.head.i < subject.i < v.i
 
 
 def _handed_over(v: Token) -> bool:
@@ -117,6 +125,8 @@ class EnglishSentence(OwedOtherwise):
             return Predicate(v, v, "action")
         if is_modal(carrier, WILL):
             return Predicate(v, carrier, "will")
+        if head is not None and head.lemma_.lower() == "let" and head.tag_ == "VB" and _let_me(v):
+            return Predicate(v, v, "let")  # "let me dig out the baseline data for Aurelio": an offer
         if head is not None and v.dep_ == "xcomp" and children(v, "aux"):
             above = head.lemma_.lower()
             if above == "go" and head.tag_ == "VBG":
@@ -168,17 +178,19 @@ class EnglishSentence(OwedOtherwise):
         lemma = p.verb.lemma_.lower()
         promiser = self._promised_by(p.owner)
         promised_presence = p.kind == "will" and lemma == "be" and promiser is not None  # "I'll be on site"
+        told = self._told_they_would_have(p)
         if (
-            p.kind in ("will", "going", "would")
+            p.kind in ("will", "going", "would", "let")
             and lemma in NOT_DELIVERABLE
             and not promised_presence
             and not _handed_over(p.verb)
+            and told is None
         ):
             return None
         if self.blocked(p):
             return None
         agent = on_whom(p.owner) if p.kind == "on" else self.agent(p) if p.kind != "action" else None
-        to_self = p.kind == "must" and agent is None and opens_unsaid(p.owner)
+        to_self = p.kind in ("must", "going") and agent is None and opens_unsaid(p.owner)
         if agent is None and p.kind != "action" and not to_self:
             return None
         who = (
@@ -195,12 +207,21 @@ class EnglishSentence(OwedOtherwise):
             # "they told us they'd send the contract": whom it was told to is whom it goes to
             recipient = next((o for o in children(p.verb.head, "dative", "dobj") if self._personal(o)), None)
         to_whom = self.party(recipient) if recipient is not None else None
-        giver = received_from(p.verb, thing) if lemma == "get" else None
+        giver = received_from(p.verb, thing) if lemma in ("get", "have") else None
+        if giver is not None and lemma == "have" and not (self._personal(giver) or giver.pos_ == "PROPN"):
+            giver = None  # "she'll have the figures from the audit": a source, not someone who owes
+        if told is not None:  # "I told Moira she'd have a plan": the teller owes whom they told
+            who, to_whom = self.party(told[0]), self.party(told[1])
         if giver is not None and agent is not None:  # "she'd get the deck from Tomasz": Tomasz owes her
             who, to_whom = self.party(giver), self.party(agent)
         if to_whom is not None and to_whom == who:
             return None  # "I told Jana she'd get the deck from Tomasz": nobody owes themselves
-        undertaken = p.kind in ("owe", "promise", "on") or promiser is not None or self._reported(p.owner)
+        undertaken = (
+            p.kind in ("owe", "promise", "on")
+            or promiser is not None
+            or self._reported(p.owner)
+            or told is not None
+        )
         if lemma == "get" and to_whom is None and not undertaken:
             return None  # "we'll get a demo next week": getting is receiving unless it goes to someone
         if thing is not None:
@@ -251,12 +272,40 @@ class EnglishSentence(OwedOtherwise):
             return None  # "the app will send reminders on Monday"; "the client will send us ..." is one
         if p.kind == "must" and to_whom is None:
             return None
+        if p.kind == "let" and (
+            recipient is None or not self._personal(recipient) and recipient.pos_ != "PROPN"
+        ):
+            return None  # "let me get that right": an offer is to someone
         start, end = self.at(self.tokens[first]), self.at(self.tokens[last]) + len(self.tokens[last].text)
         still = any(c.lower_ == "still" for t in (p.verb, p.owner) for c in t.children)
         return Found(
             "commitment", start, end, who, what, to_whom, due.text if due else None,
             due.date if due else None, "en", still,
         )  # fmt: skip
+
+    def _told_they_would_have(self, p: Predicate) -> tuple[Token, Token] | None:
+        """(teller, receiver) of "I told Moira she'd have a plan from me by Friday", "I've said
+        Hamish will have an options paper before vintage": someone else's "will/would have" a thing,
+        in what the speaker told or said, is the speaker's promise to them."""
+        v = p.verb
+        if v.lemma_.lower() != "have" or p.kind not in ("will", "would") or v.dep_ != "ccomp":
+            return None
+        report = v.head
+        if report.lemma_.lower() not in REPORTING or report.tag_ not in ("VBD", "VBN"):
+            return None
+        teller = next(iter(children(report, "nsubj")), None)
+        receiver = next(iter(children(v, "nsubj")), None)
+        things = [t for t in children(v, "dobj") if t.pos_ in ("NOUN", "PROPN") or t.lower_ in THING_PRONOUNS]
+        if teller is None or receiver is None or not things or teller.lower_ not in ("i", "we"):
+            return None
+        if receiver.lower_ in PERSON_PRONOUNS or not self._personal(receiver) and receiver.pos_ != "PROPN":
+            return None
+        if any(t.lemma_.lower() in LIGHT_NOUNS for t in things):
+            return None  # "I said Hamish would have a tough time with the board"
+        # a thing handed over has a when or a from ("by Friday", "Monday", "from me")
+        if not any(t.ent_type_ in CALENDAR or t.lower_ in ("by", "before", "from") for t in v.subtree):
+            return None
+        return teller, receiver
 
     def _promised_by(self, t: Token) -> Token | None:
         """The verb of promising this clause hangs from ("I've promised Tobias I'll be on site")."""

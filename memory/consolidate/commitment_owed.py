@@ -226,6 +226,17 @@ class OwedOtherwise(EnglishParties):
             t = t.head
             if t.lemma_.lower() in TENTATIVE or (t.lemma_.lower() == "would" and p.kind != "would"):
                 return True
-            if any(c.dep_ == "neg" for c in t.children) and t.lemma_.lower() in REPORTING:
+            if (
+                any(c.dep_ == "neg" for c in t.children)
+                and t.lemma_.lower() in REPORTING
+                and not _left_open(t, p)
+            ):
                 return True
         return False
+
+
+def _left_open(report: Token, p: Predicate) -> bool:
+    """ "Tess is going to dig out the volumes for me, she didn't say when": a report said after the
+    promise that leaves its time or manner open ("when", "how") does not take the promise back, as
+    "she didn't say she'd send it" does."""
+    return p.owner.i < report.i and any(c.tag_ == "WRB" for c in report.children)

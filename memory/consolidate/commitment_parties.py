@@ -25,9 +25,13 @@ if TYPE_CHECKING:
 
 
 # "have a chat / a word / a look": an act, not a thing handed over
-_LIGHT_NOUNS = frozenset(
+LIGHT_NOUNS = frozenset(
     {"chat", "word", "talk", "look", "go", "think", "call", "conversation", "meeting", "chance"}
 )
+
+
+# Names that are no one a thing can be for: "the budget for March", "the forecast for Q3"
+_NOT_WHOM = frozenset({"DATE", "TIME", "ORDINAL", "CARDINAL", "MONEY", "PERCENT", "QUANTITY", "GPE", "LOC"})
 
 
 def handover(v: Token) -> tuple[Token, Token] | None:
@@ -46,7 +50,7 @@ def handover(v: Token) -> tuple[Token, Token] | None:
             if subject is not None and not children(clause, "aux", "auxpass"):
                 things, holders = [*children(clause, "dobj"), subject], [v, clause]
                 break
-    if not things or any(t.lemma_.lower() in _LIGHT_NOUNS or t.pos_ not in ("NOUN", "PROPN") for t in things):
+    if not things or any(t.lemma_.lower() in LIGHT_NOUNS or not _noun_like(t) for t in things):
         return None  # "have a chat with", "have something for them": no thing handed over
     deadline = any(p.lower_ in ("by", "before") for h in holders for p in children(h, "prep"))
     # the parse hangs the phrase from the verb or from the thing ("the report to him")
@@ -69,10 +73,9 @@ _HANDED_TO_PRONOUNS = frozenset({"him", "her", "them"})
 def opens_unsaid(owner: Token) -> bool:
     """ "Need to send Leopold the updated Gantt chart", "Got to get the findings over to Ines": a note
     to self that leaves out "I" (the verb of needing opens its sentence and has no subject)."""
-    if children(owner, "nsubj", "nsubjpass", "expl") or owner.dep_ != "ROOT":
+    if children(owner, "nsubj", "nsubjpass", "expl", "poss"):
         return False
-    first = next((t for t in owner.sent if not t.is_punct and t.pos_ not in ("INTJ", "CCONJ")), owner)
-    return first.i == owner.i
+    return (owner.dep_ == "ROOT" or owner.lower_ == "gon") and _first_said(owner)
 
 
 def gonna_before(v: Token) -> Token | None:
@@ -83,7 +86,21 @@ def gonna_before(v: Token) -> Token | None:
     if v.pos_ != "VERB" or v.i < 2 or doc[v.i - 1].lower_ != "na" or doc[v.i - 2].lower_ != "gon":
         return None
     gon = doc[v.i - 2]
-    return gon if gon.pos_ != "VERB" and any(c.dep_ == "poss" for c in gon.children) else None
+    if gon.pos_ == "VERB":
+        return None
+    # "Rashid's gon": the possessive is who; "Gonna send Thaddeus the roadmap": a note to self
+    return gon if any(c.dep_ == "poss" for c in gon.children) or _first_said(gon) else None
+
+
+def _first_said(t: Token) -> bool:
+    """The first word of its sentence, after interjections and "and"/"so"."""
+    first = next((w for w in t.sent if not w.is_punct and w.pos_ not in ("INTJ", "CCONJ")), t)
+    return first.i == t.i
+
+
+def _noun_like(t: Token) -> bool:
+    """A noun, or a word after an article the small parser tagged a verb ("the site survey")."""
+    return t.pos_ in ("NOUN", "PROPN") or bool(children(t, "det"))
 
 
 def received_from(v: Token, thing: Token | None) -> Token | None:
@@ -210,8 +227,11 @@ class EnglishParties(SentenceSpans):
             # as a clause of its own (the noun a ccomp, the person its subject)
             for noun in children(v, "ccomp"):
                 whom = children(noun, "nsubj")
-                if noun.pos_ == "NOUN" and whom and self._personal(whom[0]):
+                if noun.pos_ == "NOUN" and whom and (self._personal(whom[0]) or whom[0].pos_ == "PROPN"):
                     recipient, things = whom[0], [noun]
+                    break
+                if noun.pos_ == "NOUN" and not children(noun, "aux", "auxpass"):
+                    things = [noun]  # "get the audit findings over to Ines": "audit" read as its subject
                     break
         if (cleft := self._cleft_thing(v)) is not None:
             # "What I owe Odile is a revised budget sheet": the thing is what "what" stands for
@@ -229,7 +249,7 @@ class EnglishParties(SentenceSpans):
                         break
                 if prep.lower_ == "for" and p.kind != "must":  # "redraft the budget narrative for Tamsin"
                     pobj = next(iter(children(prep, "pobj")), None)
-                    if pobj is not None and pobj.lower_ not in PERSON_PRONOUNS and self._personal(pobj):
+                    if pobj is not None and self._for_whom(p, pobj):
                         recipient = pobj
                         break
         if len(things) > 1 and recipient is None:  # "send Jana Novak the deck", "send the auditors the
@@ -248,6 +268,17 @@ class EnglishParties(SentenceSpans):
         if thing is not None and thing.lower_ in ("which", "that") and v.dep_ == "relcl":
             thing = v.head  # "a custom template, which they'll build"
         return recipient, thing
+
+    def _for_whom(self, p: Predicate, pobj: Token) -> bool:
+        """ "for X" names whom the thing is for: a person, or "me"/"us" when someone else does it
+        ("Tess is going to dig out the volumes for me"); the speaker's "I'll book a room for us" is
+        their own errand."""
+        if pobj.lower_ not in PERSON_PRONOUNS:  # a person, or a client by name ("for Ezekiel", "for Acme")
+            return self._personal(pobj) or (
+                pobj.pos_ == "PROPN" and pobj.is_alpha and pobj.ent_type_ not in _NOT_WHOM
+            )
+        subject = next(iter(children(p.owner, "nsubj") or children(p.verb, "nsubj")), None)
+        return subject is not None and subject.lower_ not in PERSON_PRONOUNS and self._named(subject)
 
     def _cleft_thing(self, v: Token) -> Token | None:
         """The noun a pseudo-cleft says its "what" is ("what I owe Odile *is* a revised budget

@@ -104,9 +104,11 @@ class SentenceSpans:
         if (
             w.dep_ == "prep"
             and w.lower_ in ("with", "for", "from")
-            and any(o.pos_ == "PROPN" for o in children(w, "pobj"))
+            and any(o.pos_ == "PROPN" or o.lower_ in ("me", "us") for o in children(w, "pobj"))
         ):
             return True  # "the report with Fergal", "a summary for Marisol", "the deck from Tomasz": who
+        if w.dep_ == "prt":
+            return True  # "get the findings over to Ines": the verb's particle, read into the thing
         if (
             w.dep_ == "prep"
             and w.lower_ == "in"

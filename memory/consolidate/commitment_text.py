@@ -54,7 +54,12 @@ DELIVERED = frozenset(
 ARRIVED = frozenset({"arrive", "land", "come", "go"})  # "the list came in", "the draft went to Oren"
 ARRIVAL_PARTICLES = frozenset({"in", "back", "through", "out", "over", "off"})
 RECEIVED = frozenset({"receive", "get"})  # "we got the dump from Markus"
-ACTIONS = re.compile(r"^\W*(?:(?:my|the|our)\s+)?(?:actions?|action\s+items?|to-?dos?|next\s+steps?)\b", re.I)
+# The heading of a list of one's own next actions: "Actions, ...", "To do: ...", "Note to self, ..."
+ACTIONS = re.compile(
+    r"^\W*(?:(?:my|the|our)\s+)?(?:actions?(?:\s+for\s+me)?|action\s+items?|to[- ]?dos?|next\s+steps?|"
+    r"notes?\s+to\s+self|reminder(?:\s+to\s+self)?)\b",
+    re.I,
+)
 REPORTING = frozenset({"say", "promise", "tell", "agree", "confirm", "commit", "assure", "guarantee"})
 PROMISES = frozenset({"promise", "commit", "pledge", "guarantee"})
 TENTATIVE = frozenset(
@@ -66,7 +71,8 @@ HEDGES = frozenset(
 TENTATIVE_MODALS = frozenset({"might", "could", "may", "should"})
 WILL = frozenset({"will", "'ll", "’ll", "shall", "wo"})
 WOULD = frozenset({"would", "'d", "’d"})
-CONDITIONS = frozenset({"if", "unless", "whether", "assuming", "provided", "once"})
+# "once the lawyers sign off, I'll send it" waits for something expected: still owed ("if" may never come)
+CONDITIONS = frozenset({"if", "unless", "whether", "assuming", "provided"})
 PERSON_PRONOUNS = {"i": ME, "me": ME, "we": US, "us": US, "myself": ME, "ourselves": US}
 THIRD_PERSON = frozenset({"he", "she", "him", "her"})
 GROUP = frozenset({"they", "them"})
