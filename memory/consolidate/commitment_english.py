@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from memory.consolidate.commitment_owed import OwedOtherwise, is_modal
+from memory.consolidate.commitment_learned import LearnedReading
+from memory.consolidate.commitment_owed import is_modal
 from memory.consolidate.commitment_parties import (
     LIGHT_NOUNS,
     gonna_before,
@@ -32,10 +33,10 @@ from memory.consolidate.commitment_text import (
     HEDGES,
     ME,
     NOT_DELIVERABLE,
+    PERSON_PRONOUNS,
     PROMISES,
     RECEIVED,
     REPORTING,
-    PERSON_PRONOUNS,
     THING_PRONOUNS,
     TRANSFER,
     US,
@@ -65,7 +66,7 @@ def _handed_over(v: Token) -> bool:
     return handover(v) is not None
 
 
-class EnglishSentence(OwedOtherwise):
+class EnglishSentence(LearnedReading):
     """The commitments and deliveries of one parsed English sentence."""
 
     def read(self) -> list[Found]:
@@ -82,6 +83,8 @@ class EnglishSentence(OwedOtherwise):
                 out.append(awaited)
             elif (other := self.said_otherwise(t)) is not None:
                 out.append(other)
+        if not out and (learned := self.learned()) is not None:
+            out.append(learned)  # said in a way the rules do not read
         return _one_per_promise(self._sentence_deadline(out))
 
     def _sentence_deadline(self, found: list[Found]) -> list[Found]:
@@ -273,7 +276,7 @@ class EnglishSentence(OwedOtherwise):
         if p.kind == "must" and to_whom is None:
             return None
         if p.kind == "let" and (
-            recipient is None or not self._personal(recipient) and recipient.pos_ != "PROPN"
+            recipient is None or (not self._personal(recipient) and recipient.pos_ != "PROPN")
         ):
             return None  # "let me get that right": an offer is to someone
         start, end = self.at(self.tokens[first]), self.at(self.tokens[last]) + len(self.tokens[last].text)
@@ -298,7 +301,7 @@ class EnglishSentence(OwedOtherwise):
         things = [t for t in children(v, "dobj") if t.pos_ in ("NOUN", "PROPN") or t.lower_ in THING_PRONOUNS]
         if teller is None or receiver is None or not things or teller.lower_ not in ("i", "we"):
             return None
-        if receiver.lower_ in PERSON_PRONOUNS or not self._personal(receiver) and receiver.pos_ != "PROPN":
+        if receiver.lower_ in PERSON_PRONOUNS or (not self._personal(receiver) and receiver.pos_ != "PROPN"):
             return None
         if any(t.lemma_.lower() in LIGHT_NOUNS for t in things):
             return None  # "I said Hamish would have a tough time with the board"

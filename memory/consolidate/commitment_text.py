@@ -11,13 +11,16 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from memory.text.dates import DateResolver, fact_dates
 from memory.text.doc import Doc, Sentence
 from memory.text.fact_parse import parsed
 from memory.text.numbers import word_list
 from memory.text.said_values import Entity
+
+if TYPE_CHECKING:
+    from memory.consolidate.commitment_detector import CommitmentDetector
 
 Kind = Literal["commitment", "delivery"]
 ME, US = "me", "us"  # the user's side
@@ -140,6 +143,7 @@ class Context:
         self.resolver = DateResolver(doc.spoken_at)
         self.today = doc.spoken_at.date()
         self.not_people = {w.lower() for w in not_people}
+        self.detector: CommitmentDetector | None = None  # the learned second reader, when one ships
         self.people = self._mentions(entities, people)
 
     def _person(self, text: str) -> bool:

@@ -42,7 +42,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from typing import Literal
 
+from memory.consolidate.commitment_detector import CommitmentDetector, shipped_detector
 from memory.consolidate.commitment_english import EnglishSentence
 from memory.consolidate.commitment_text import ME, US, WHAT_WORDS, Context, Due, Found
 from memory.text.doc import Doc, Sentence
@@ -106,12 +108,20 @@ _CLAUSE = re.compile(r"\s*[,;:–—]\s*")
 
 
 def find_commitments(
-    doc: Doc, entities: Sequence[Entity], *, people: Iterable[str] = (), not_people: Iterable[str] = ()
+    doc: Doc,
+    entities: Sequence[Entity],
+    *,
+    people: Iterable[str] = (),
+    not_people: Iterable[str] = (),
+    detector: CommitmentDetector | Literal["shipped"] | None = "shipped",
 ) -> list[Found]:
     """The recording's commitments and deliveries, in order. `people`: names of people the library
     knows ("daniel okoro"), so that "Daniel" is someone "he" can stand for; `not_people`: words that
-    never name a person (the projects' names: "Norrvik" is a client, whatever a tagger says)."""
+    never name a person (the projects' names: "Norrvik" is a client, whatever a tagger says);
+    `detector`: the learned second reader (memory/consolidate/commitment_detector.py; None: the
+    rules alone)."""
     context = Context(doc, entities, people, not_people)
+    context.detector = shipped_detector() if detector == "shipped" else detector
     found: list[Found] = []
     for sentence in doc.sentences:
         found += _sentence(context, sentence)

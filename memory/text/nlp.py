@@ -58,8 +58,8 @@ def _split_will(nlp: Language) -> None:
     transcripts say it after names and nouns all the time ("the client'll send us the data")."""
     from spacy.util import compile_suffix_regex
 
-    suffixes = [*nlp.Defaults.suffixes, r"(?<=[^\W\d_])['’]ll"]
-    nlp.tokenizer.suffix_search = compile_suffix_regex(suffixes).search
+    suffixes = [*(nlp.Defaults.suffixes or ()), r"(?<=[^\W\d_])['’]ll"]
+    nlp.tokenizer.suffix_search = compile_suffix_regex(suffixes).search  # type: ignore[union-attr]
 
 
 def english() -> Language:

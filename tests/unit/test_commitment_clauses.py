@@ -13,7 +13,8 @@ from memory.text.entities import doc_entities
 
 def owed(text: str) -> list[tuple[str, str, str]]:
     doc = Doc([Segment(1, 1, 0, None, 0.0, 6.0, None, text, text, False)], "2026-03-02T09:00:00")
-    return [(c.who, c.to_whom, c.what) for c in find_commitments(doc, doc_entities(doc))]
+    # the parse rules alone: what the learned detector adds is tested in test_commitment_detector.py
+    return [(c.who, c.to_whom, c.what) for c in find_commitments(doc, doc_entities(doc), detector=None)]
 
 
 @pytest.mark.parametrize(
