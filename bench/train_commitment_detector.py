@@ -1,13 +1,13 @@
 """Train the commitment detector the product ships (memory/consolidate/commitment_detector.json).
 
-    python -m bench.train_commitment_detector [--sets DIR ...] [--sentences FILE] [--out FILE] [--json]
+    python -m bench.train_commitment_detector [--sets DIR ...] [--sentences FILE ...] [--out FILE] [--json]
 
 Every English sentence of the keyed sets' notes is an example, labelled by the set's key (a sentence
-that holds a commitment's quote owes something); bench/commitment-sentences/sentences.jsonl adds single
-sentences written to vary how owing is said (and 25 that only look like it). The sets are ours
+that holds a commitment's quote owes something); bench/commitment-sentences/*.jsonl add single
+sentences written to vary how owing is said (and ones that only look like it). The sets are ours
 (consultant-dev-2, bench/scenarios), so the product may ship what is learned from them.
 
-Leave one set out, for the threshold and the figures: for each set (the sentences file counts as
+Leave one set out, for the threshold and the figures: for each set (each sentences file counts as
 one), a class-balanced logistic regression is fitted on the others and the left-out set's sentences
 are read by the rules alone and by the rules plus the detector at each threshold. The threshold
 shipped is the one with the best mean F1 over the left-out sets; the report gives, per left-out
@@ -39,7 +39,7 @@ SETS = [
     REPO.parent / "shared" / "eval" / "consultant-dev-2",
     *sorted(p for p in SCENARIOS.iterdir() if p.is_dir()),
 ]
-SENTENCES = REPO / "bench" / "commitment-sentences" / "sentences.jsonl"
+SENTENCES = sorted((REPO / "bench" / "commitment-sentences").glob("*.jsonl"))
 OUT = REPO / "memory" / "consolidate" / WEIGHTS_FILE
 C = 1.0  # regularisation; 0.1, 0.3 and 1 were compared leaving one set out (docs/benchmarks.md)
 THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.97, 0.99)
@@ -88,7 +88,7 @@ def _examples_of(name: str, doc: Doc, quotes: Sequence[str]) -> list[Example]:
     return out
 
 
-def collect(sets: Sequence[Path], sentences: Path | None) -> list[Example]:
+def collect(sets: Sequence[Path], sentences: Sequence[Path] = ()) -> list[Example]:
     examples: list[Example] = []
     for set_dir in sets:
         key = json.loads((set_dir / "key.json").read_text("utf-8"))
@@ -102,14 +102,13 @@ def collect(sets: Sequence[Path], sentences: Path | None) -> list[Example]:
                 note = json.loads(line)
                 doc = _doc([s["text"] for s in note["segments"]], note["spoken_at"])
                 examples += _examples_of(set_dir.name, doc, quotes.get(note["id"], []))
-    if sentences is not None:
-        for line in sentences.read_text("utf-8").splitlines():
+    for file in sentences:  # each file one set: "commitment-sentences-a", ...
+        name = f"{file.parent.name}-{file.stem.removeprefix('set-')}"
+        for line in file.read_text("utf-8").splitlines():
             if line.strip():
                 row = json.loads(line)
                 doc = _doc([row["text"]], "2027-03-10T09:00:00")
-                examples += _examples_of(
-                    sentences.parent.name, doc, [row["text"]] if row["commitment"] else []
-                )
+                examples += _examples_of(name, doc, [row["text"]] if row["commitment"] else [])
     return examples
 
 
@@ -245,7 +244,7 @@ def format_report(report: dict[str, Any]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.train_commitment_detector", description=__doc__)
     parser.add_argument("--sets", nargs="+", type=Path, default=SETS)
-    parser.add_argument("--sentences", type=Path, default=SENTENCES)
+    parser.add_argument("--sentences", nargs="*", type=Path, default=SENTENCES)
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

@@ -60,14 +60,14 @@ def test_training_leaves_each_set_out_and_writes_the_weights(
 ) -> None:
     out = tmp_path / "detector.json"
     sets = [REPO / "bench" / "scenarios" / name for name in ("supply-chain-advisor", "event-operations")]
-    sentences = REPO / "bench" / "commitment-sentences" / "sentences.jsonl"
+    sentences = REPO / "bench" / "commitment-sentences" / "set-a.jsonl"
     code = train_commitment_detector.main(
         ["--sets", *map(str, sets), "--sentences", str(sentences), "--out", str(out), "--json"]
     )
     assert code == 0
     report = json.loads(capsys.readouterr().out)
     held_out = [f["held_out"] for f in report["folds"]]
-    assert held_out == ["commitment-sentences", "event-operations", "supply-chain-advisor"]
+    assert held_out == ["commitment-sentences-a", "event-operations", "supply-chain-advisor"]
     assert report["threshold"] in train_commitment_detector.THRESHOLDS
     for fold in report["folds"]:
         assert fold["rules"]["found"] <= fold["key"]
