@@ -28,12 +28,7 @@ from app.ask_run import EXTRACTIVE_CLAIMS, AskRun, TextSink
 from app.library import Library
 from app.search import resolve_scope, search
 from memory.answer.across import asks_across_projects, passages_across
-from memory.answer.answerability import (
-    TOP,
-    AnswerabilityModel,
-    features,
-    shipped_model,
-)
+from memory.answer.answerability import AnswerabilityModel, features, shipped_model
 from memory.answer.answers import (
     Answer,
     Claim,
@@ -229,8 +224,8 @@ def answer_hits(
     values = features(terms, passages, hits, request.asked_at())
     model = (request.answerability or shipped_model()) if request.use_answerability else None
     probability = model.probability(values) if model is not None else None
-    if model is not None and probability is not None:
-        found = decide(passages, probability >= model.threshold)
+    if model is not None and probability is not None and found and probability < model.threshold:
+        found = veto(passages)
     answer = _consolidated_answer(run, scope.project_ids, across)
     if found and answer is None and _quotes_do_not_answer(run):
         found = False
@@ -310,17 +305,14 @@ def _quotes_do_not_answer(run: AskRun) -> bool:
     return says_not_known(newest.text, question_kind(run.question), run.question)
 
 
-def decide(passages: list[ContextPassage], answerable: bool) -> bool:
-    """The answerability model's decision over the gate's: nothing is relevant when the notes do
-    not answer; when they do and the gate kept no passage, the best-covering of the first few is."""
-    if not answerable:
-        for p in passages:
-            p.relevant = False
-        return False
-    if not any(p.relevant for p in passages) and passages:
-        top = [p for p in passages if p.rank < TOP] or passages[:1]
-        max(top, key=lambda p: (p.support.coverage, p.support.names, -p.rank)).relevant = True
-    return True
+def veto(passages: list[ContextPassage]) -> bool:
+    """The answerability model says the notes do not answer what the gate kept passages for (the
+    passages share the question's words, not what it asks): nothing is relevant. The model only
+    ever takes an answer away; where the gate kept nothing it is not asked (measured: letting it
+    also answer what the gate refused cost more false answers than it found, docs/benchmarks.md)."""
+    for p in passages:
+        p.relevant = False
+    return False
 
 
 def _answer(run: AskRun, prompt: ModelPrompt, no_llm: bool, model_path: Path | None) -> Answer | None:

@@ -37,6 +37,7 @@ LICENSED = (
     "it-security-procurement",
     "data-platform-cloud-cost",
     "operations-procurement-dublin",
+    "operations-strategy-melbourne",
 )
 PARTS = ("all", "half-a", "half-b")
 Progress = Callable[[str], None]

@@ -7,7 +7,8 @@ library (extractive answers) three ways:
 - "before": as main was before the cross-project merge and the sentence ranker (both switched off);
 - "after": questions across projects searched per project and merged, and the sentence ranker
   trained on the other sets;
-- "learned": "after" with the answerability model trained on the other sets deciding.
+- "learned": "after" with the answerability model trained on the other sets vetoing what the
+  relevance gate would answer (app/ask.py `veto`).
 Figures: supported, abstention on unanswerable questions, false abstention, quote violations; and
 for "before" and "learned", abstention on made-unanswerable examples (the held-out set's questions
 asked of the half of its notes that lacks their evidence, bench/evals/answerability_data.py).

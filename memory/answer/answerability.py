@@ -124,9 +124,11 @@ def features(
 
 @dataclass(frozen=True)
 class AnswerabilityModel(StandardisedLogistic):
-    """Standardised logistic regression: p = σ(b + Σ wᵢ (xᵢ − μᵢ) / sᵢ); answer when p ≥ threshold."""
+    """Standardised logistic regression: p = σ(b + Σ wᵢ (xᵢ − μᵢ) / sᵢ). Below the threshold, what
+    the relevance gate would answer is "Not in your notes" (the model vetoes; it never answers what
+    the gate refused)."""
 
-    threshold: float = 0.5  # chosen on the left-out folds when trained
+    threshold: float = 0.5  # chosen on the training sets when trained (bench/train_answerability.py)
 
 
 def shipped_model() -> AnswerabilityModel | None:

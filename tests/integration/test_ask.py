@@ -18,6 +18,7 @@ import app.ask_model
 from app.ask import NOT_FOUND, AskRequest, ask, warm_up
 from app.library import Library
 from bench.evals.ask_eval import quote_violations
+from memory.answer.answerability import AnswerabilityModel
 from memory.answer.answers import Answer
 from memory.store.llm_log import list_calls
 from memory.store.recordings import get_segments
@@ -138,6 +139,25 @@ def test_a_question_the_notes_cannot_answer_gets_not_in_your_notes(notes: Librar
     assert not answer.answer_found and answer.claims == [] and shown == [NOT_FOUND]
     assert 0 < len(answer.passages) <= 3  # the nearest passages, for the user to judge
     assert answer.model is None  # no model call for an answer that is not there
+
+
+def test_the_answerability_model_only_takes_answers_away(notes: Library) -> None:
+    """Below its threshold the model turns what the gate would answer into "Not in your notes";
+    it never answers what the gate refused (app/ask.py `veto`)."""
+
+    def model(threshold: float) -> AnswerabilityModel:  # p = 0.5 whatever is asked
+        return AnswerabilityModel(("coverage",), (0.0,), (1.0,), (0.0,), 0.0, threshold=threshold)
+
+    question = "When is the workshop?"
+    kept = ask(notes, AskRequest(question, as_of=ASKED, no_llm=True, answerability=model(0.4)))
+    assert kept.answer_found and kept.answerable_p == 0.5
+    vetoed = ask(notes, AskRequest(question, as_of=ASKED, no_llm=True, answerability=model(0.6)))
+    assert not vetoed.answer_found and vetoed.claims == [] and vetoed.answerable_p == 0.5
+    refused = ask(
+        notes,
+        AskRequest("What is the capital of France?", as_of=ASKED, no_llm=True, answerability=model(0.0)),
+    )
+    assert not refused.answer_found
 
 
 def test_as_of_leaves_out_what_was_said_later(notes: Library) -> None:
