@@ -15,7 +15,7 @@ from memory.consolidate.commitment_detector import sentence_features
 from memory.consolidate.commitment_owed import OwedOtherwise
 from memory.consolidate.commitment_parties import opens_unsaid
 from memory.consolidate.commitment_spans import Predicate, children
-from memory.consolidate.commitment_text import ME, TENTATIVE, Found
+from memory.consolidate.commitment_text import CALENDAR, ME, TENTATIVE, Found
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 # Said of what is wished or thought, not owed: "he'd love to have it by Christmas"
 _WISHED = frozenset({"love", "like", "prefer", "hope", "wish", "want"}) | TENTATIVE
 _VERBS = ("VERB", "AUX")
+_TIME_WORDS = frozenset({"week", "day", "month", "year", "time", "end", "while", "moment", "fortnight"})
 
 
 class LearnedReading(OwedOtherwise):
@@ -48,6 +49,8 @@ class LearnedReading(OwedOtherwise):
         if to_whom is not None and to_whom == who:
             return None
         first, last = self.quote_range(p, agent)
+        if thing is not None and (thing.ent_type_ in CALENDAR or thing.lemma_.lower() in _TIME_WORDS):
+            return None  # "he has a week to chase it", "he said end of the month": a time, no thing
         if thing is not None:
             what = self.thing(thing)
         else:

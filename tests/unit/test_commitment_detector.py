@@ -74,3 +74,14 @@ def test_training_leaves_each_set_out_and_writes_the_weights(
     written = CommitmentDetector.from_json(json.loads(out.read_text()))
     assert written.trained_on == tuple(held_out)
     assert written.weights and written.threshold == report["threshold"]
+
+
+def test_the_learned_reader_finds_no_thing_in_a_time() -> None:
+    # a detector that says yes to everything: what the reader makes of each sentence
+    always = CommitmentDetector(0.0, {}, 0.0)
+    assert owed("Hugh has a week to chase the people internally before it goes back.", detector=always) == []
+    assert owed("Gareth still has to sign the variation, he said end of the month.", detector=always) == []
+    assert owed("Priyanka is sorting the vendor scorecards for us by Thursday.", detector=always) == [
+        ("Priyanka", "us", "the vendor scorecards")
+    ]
+    assert owed("Ottilie would love to have the venue booked by June.", detector=always) == []  # a wish
