@@ -234,6 +234,23 @@ def _list_goes_on(phrase: str, values: list[tuple[int, int, str]]) -> bool:
     return bool(said) and (said[0] in COORDINATORS or any(len(words(phrase[:a])) <= 2 for a, _, _ in values))
 
 
+_CLOCK = re.compile(r"\d\d:\d\d")
+
+
+def _hour_after_time(
+    lv: dict[str, list[tuple[int, int, str]]], rv: dict[str, list[tuple[int, int, str]]], right: str, doc: Doc
+) -> dict[str, list[tuple[int, int, str]]]:
+    """ "start at seven, seven-thirty actually": after a time of day, a bare hour is one too (read as
+    if "at" were said again), so the two compare as times."""
+    if len(lv["date"]) != 1 or not _CLOCK.fullmatch(lv["date"][0][2]) or rv["date"] or len(rv["number"]) != 1:
+        return rv
+    timed = phrase_values("at " + right, doc)["date"]
+    if len(timed) != 1 or not _CLOCK.fullmatch(timed[0][2]):
+        return rv
+    a, b, value = timed[0]
+    return {**rv, "date": [(max(0, a - 3), b - 3, value)], "number": []}
+
+
 def retrace_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]:
     """Repairs that retrace: a phrase that ends on a value, then (after at most MAX_EDIT_WORDS words
     of an editing term, or none) the same frame again with another value of the same kind and
@@ -259,6 +276,7 @@ def retrace_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]
                 ra, rb = phrases[r]
                 left, right = doc.text[la:lb], doc.text[ra:rb]
                 lv, rv = phrase_values(left, doc), phrase_values(right, doc)
+                rv = _hour_after_time(lv, rv, right, doc)
                 after = doc.text[phrases[r + 1][0] : phrases[r + 1][1]] if r + 1 < len(phrases) else ""
                 av = phrase_values(after, doc) if after else {}
                 for family in ("date", "number"):

@@ -15,10 +15,22 @@ _DAYPART_TIME = re.compile(
     r"(?P<ap>in the morning|in the afternoon|in the evening|at night|o['’]clock\b|a\.m\.|p\.m\.)",
     re.I,
 )
+# minutes said after the hour: "seven-thirty", "seven fifteen" (read by text2num as "7-30", "7 15"),
+# "7.30" (a point and two digits)
+_MINUTE_WORDS = {"fifteen": 15, "thirty": 30, "forty five": 45, "forty": 40, "twenty": 20, "fifty": 50}
+_MINUTE_PATTERN = "|".join(sorted((w.replace(" ", r"[-\s]") for w in _MINUTE_WORDS), key=len, reverse=True))
 _TIME = re.compile(
-    rf"\b(?:at|um|from)\s+(?P<h>\d{{1,2}}|{NUMBER_WORD_PATTERN})(?::(?P<mi>\d{{2}}))?\s*"
+    rf"\b(?:at|um|from)\s+(?P<h>\d{{1,2}}|{NUMBER_WORD_PATTERN})"
+    rf"(?:(?::|\.(?=[0-5]\d\b)|[-\s](?=[0-5]\d\b))(?P<mi>\d{{2}})|[-\s](?P<mw>{_MINUTE_PATTERN})\b)?\s*"
     r"(?P<ap>a\.?m\.?|p\.?m\.?|o'clock|o’clock|in the morning|in the afternoon|in the"
     r" evening|at night|uhr)?(?!\s*(?:%|percent))",
+    re.I,
+)
+# what may follow a bare hour ("at seven", no a.m. or o'clock) for it to be a time, not a count or
+# a rate ("at fifteen days", "at 620 a day"): the clause's end, a preposition, or a word of repair
+# said right after it ("at eight, sorry", "at seven-thirty actually")
+_AFTER_BARE_HOUR = re.compile(
+    r"\s*(?:[,;!?)]|\.(?!\d)|$|(?:on|to|with|for|and|sharp|until|till|sorry|actually|rather|no|i\s+mean)\b)",
     re.I,
 )
 
@@ -78,19 +90,9 @@ def find_times(text: str, taken: Taken) -> list[Entity]:
         if m.re is _DAYPART_TIME and not 1 <= hour <= 12:
             continue  # "twenty in the morning queue"
         ap = (m.group("ap") or "").lower().replace(".", "")
-        if (
-            not ap
-            and not m.group("mi")
-            and (
-                hour > 12
-                or not re.match(
-                    # a full stop, not a decimal point ("at 1.8 pence each" says no time)
-                    r"\s*(?:[,;!?)]|\.(?!\d)|$|(?:on|to|with|for|and|sharp|until|till)\b)",
-                    text[m.end() :],
-                )
-            )
-        ):
-            continue  # "at fifteen days", "at 620 a day": not a time
+        colon = m.re is _TIME and bool(m.group("mi")) and text[m.start("mi") - 1] == ":"
+        if not ap and not colon and (hour > 12 or not _AFTER_BARE_HOUR.match(text[m.end() :])):
+            continue  # "at fifteen days", "at 620 a day", "at 2.50 a unit": not a time
         if (
             ap.startswith("p")
             or "afternoon" in ap
@@ -100,6 +102,12 @@ def find_times(text: str, taken: Taken) -> list[Entity]:
         ):
             hour = hour + 12 if hour < 12 else hour
         minute = int(m.group("mi") or 0)
+        if m.re is _TIME and m.group("mw"):
+            minute = _minutes(m.group("mw"))
         taken.take(m.start("h"), m.end())
         found.append(Entity("time", m.group(0), m.start(), m.end(), f"{hour:02d}:{minute:02d}"))
     return found
+
+
+def _minutes(words: str) -> int:
+    return _MINUTE_WORDS[" ".join(words.lower().replace("-", " ").split())]

@@ -229,6 +229,28 @@ def test_an_hour_with_o_clock_or_a_part_of_the_day_needs_no_at(text: str, value:
     assert [e.value for e in fact_dates(text, DateResolver(when), "en") if e.kind == "time"] == [value]
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Day shift starts at seven-thirty.", "19:30"),  # an office hour, as for "at seven"
+        ("The crews start at seven thirty, sharp.", "19:30"),
+        ("Drinks are at 7.30 on the terrace.", "19:30"),
+        ("Standup is at nine fifteen on Mondays.", "09:15"),
+        ("The crews start at eight sorry.", "08:00"),  # a repair word after the hour
+        ("Doors open at ten actually.", "10:00"),
+    ],
+)
+def test_minutes_after_the_hour_and_a_repair_word_after_it(text: str, value: str) -> None:
+    when = datetime(2026, 3, 2, 9, 0)
+    assert [e.value for e in fact_dates(text, DateResolver(when), "en") if e.kind == "time"] == [value]
+
+
+def test_a_price_or_a_count_after_at_is_no_time() -> None:
+    when = datetime(2026, 3, 2, 9, 0)
+    for text in ("They sell at 2.50 a unit.", "We're at 7 30 people now.", "Capped at eight people."):
+        assert [e for e in fact_dates(text, DateResolver(when), "en") if e.kind == "time"] == []
+
+
 def test_a_number_after_at_that_counts_something_is_no_time() -> None:
     assert [q.value for q in find_quantities("The register is at 23 providers now.", "en")] == [23.0]
     assert [q.value for q in find_quantities("The pilot is capped at fifteen days.", "en")] == [15.0]

@@ -209,6 +209,24 @@ def test_a_time_said_in_words_is_compared_as_a_time() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "wrong", "right"),
+    [
+        ("The crews start at seven, seven-thirty actually.", "at seven", "seven-thirty"),
+        ("The crews start at seven, eight actually.", "at seven", "eight"),
+        ("The crews start at seven, at eight sorry.", "at seven", "at eight"),
+    ],
+)
+def test_a_bare_hour_after_a_time_is_a_time(text: str, wrong: str, right: str) -> None:
+    [c] = find_corrections(doc_of(text))
+    assert (c.wrong.text, c.right.text, c.kind) == (wrong, right, "date")
+
+
+def test_a_count_after_a_time_is_no_repair() -> None:
+    assert find_corrections(doc_of("We meet at seven, eight of us in total.")) == []
+    assert find_corrections(doc_of("Doors open at seven, eight hundred guests expected.")) == []
+
+
+@pytest.mark.parametrize(
     ("text", "wrong", "right", "kind"),
     [
         ("Our sponsor there is not Keller but Kessler, Anna Kessler.", "Keller", "Kessler", "name"),
