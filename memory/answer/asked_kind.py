@@ -67,7 +67,32 @@ _OPENINGS = (
     ),
     ("place", re.compile(r"^\W*(?:where|wo|wohin|woher)\b", re.I)),
 )
-KINDS = (*(kind for kind, _ in _OPENINGS), "price", "name")
+KINDS = (*(kind for kind, _ in _OPENINGS), "price", "name", "contact")
+# A phone number or an e-mail address asked for ("what's Renata's cell number?", "Gráinne's mobile?",
+# "his email address"): answered only by a quote that says one, never by one that names the person.
+_CONTACT = re.compile(
+    r"\b(?:tele)?phone\s+(?:number|no\b)|\b(?:cell|mobile|landline)\s+(?:number|no\b)"
+    r"|['’]s\s+(?:cell|mobile|phone|landline|e-?mail)\s*\??\s*$|\be-?mail\s+address"
+    r"|\b(?:handynummer|telefonnummer|e-?mail-adresse)\b",
+    re.I,
+)
+_DIGITS = re.compile(r"\+?\d[\d ()./-]{5,}\d")
+_SPOKEN_DIGITS = re.compile(
+    r"(?:\b(?:oh|zero|one|two|three|four|five|six|seven|eight|nine|double|triple)\b[\s,-]*){7,}", re.I
+)
+_EMAIL = re.compile(
+    r"[\w.+-]+@[\w-]+\.[\w.]+|\b\w+\s+at\s+[\w-]+\s+dot\s+(?:com|org|net|ie|co|de|at|ch)\b", re.I
+)
+
+
+def says_contact(text: str) -> bool:
+    """A phone number (seven digits or more, in figures or said one by one) or an e-mail address."""
+    return (
+        any(sum(ch.isdigit() for ch in m.group()) >= 7 for m in _DIGITS.finditer(text))
+        or bool(_SPOKEN_DIGITS.search(text))
+        or bool(_EMAIL.search(text))
+    )
+
 
 _ANY_NAME = frozenset({"PERSON", "ORG", "NORP", "GPE", "FAC", "LOC", "PRODUCT"})
 ANSWER_ENTITIES: Mapping[str, frozenset[str]] = {
@@ -167,6 +192,8 @@ def question_kind(question: str) -> str | None:
     """The kind of thing that answers the question (one of KINDS), when its opening says so, or,
     for a price, its words (`_asks_price`). "What *day* rate did I agree?" asks no day: a kind
     word that modifies a noun is not the question's frame."""
+    if _CONTACT.search(question):
+        return "contact"
     for kind, pattern in _OPENINGS:
         found = pattern.search(question)
         if found is not None:
@@ -223,7 +250,7 @@ def frame_stems(question: str) -> set[str]:
 # A price (26 Nov) lost no supported answer on any set, held-out scenarios included. A "which
 # firm / printer / system" name (26 Nov, morning): abstains on two more unanswerable questions of
 # consultant-dev-2 and the event-operations scenario, no answered question lost (docs/benchmarks.md).
-CHECKED_KINDS = frozenset({"person", "amount", "sum", "price", "name"})
+CHECKED_KINDS = frozenset({"person", "amount", "sum", "price", "name", "contact"})
 
 
 def lacks_asked_kind(
@@ -450,6 +477,8 @@ def kind_in(text: str, kind: str | None, terms: QuestionTerms, given: str = "") 
     of `given`: what the answer already shows, such as the note's project)."""
     if kind is None or not text.strip():
         return False
+    if kind == "contact":
+        return says_contact(text)
     if nlp.language_of(text) == "de":  # no German pipeline: the word rules
         rule_kind = _GERMAN_RULE_KIND.get(kind)
         if rule_kind == "number" and find_quantities(text, "de"):
