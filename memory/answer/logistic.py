@@ -8,13 +8,12 @@ this module. A missing file means none ships and the product decides without it.
 
 from __future__ import annotations
 
-import json
 import math
-import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from importlib import resources
 from typing import Any, TypeVar
+
+from memory.shipped_weights import read_once
 
 _TEXT_FIELDS = ("names", "trained_on")  # the other tuples hold numbers
 
@@ -60,15 +59,8 @@ class StandardisedLogistic:
 
 Model = TypeVar("Model", bound=StandardisedLogistic)
 
-_lock = threading.Lock()
-_shipped: dict[str, StandardisedLogistic | None] = {}
-
 
 def shipped(kind: type[Model], file_name: str) -> Model | None:
     """The model shipped beside this module as `file_name`, read once; None when there is none."""
-    with _lock:
-        if file_name not in _shipped:
-            path = resources.files("memory.answer") / file_name
-            _shipped[file_name] = kind.from_json(json.loads(path.read_text())) if path.is_file() else None
-        found = _shipped[file_name]
-        return found if isinstance(found, kind) else None
+    found = read_once("memory.answer", file_name, kind.from_json)
+    return found if isinstance(found, kind) else None

@@ -18,13 +18,12 @@ only the rules read commitments.
 
 from __future__ import annotations
 
-import json
 import math
-import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from importlib import resources
 from typing import TYPE_CHECKING, Any
+
+from memory.shipped_weights import read_once
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -117,16 +116,6 @@ class CommitmentDetector:
         )
 
 
-_lock = threading.Lock()
-_shipped: dict[str, CommitmentDetector | None] = {}
-
-
 def shipped_detector() -> CommitmentDetector | None:
     """The detector shipped beside this module, read once; None when there is none."""
-    with _lock:
-        if WEIGHTS_FILE not in _shipped:
-            path = resources.files("memory.consolidate") / WEIGHTS_FILE
-            _shipped[WEIGHTS_FILE] = (
-                CommitmentDetector.from_json(json.loads(path.read_text())) if path.is_file() else None
-            )
-        return _shipped[WEIGHTS_FILE]
+    return read_once("memory.consolidate", WEIGHTS_FILE, CommitmentDetector.from_json)

@@ -136,14 +136,19 @@ class Context:
     """One recording's people and dates, shared by the readers of its sentences."""
 
     def __init__(
-        self, doc: Doc, entities: Sequence[Entity], people: Iterable[str], not_people: Iterable[str]
+        self,
+        doc: Doc,
+        entities: Sequence[Entity],
+        people: Iterable[str],
+        not_people: Iterable[str],
+        detector: CommitmentDetector | None = None,
     ) -> None:
         self.doc = doc
         self.parsed = parsed(doc)  # each sentence parsed once, shared with the facts stage
         self.resolver = DateResolver(doc.spoken_at)
         self.today = doc.spoken_at.date()
         self.not_people = {w.lower() for w in not_people}
-        self.detector: CommitmentDetector | None = None  # the learned second reader, when one ships
+        self.detector = detector  # the learned second reader, when one ships
         self.people = self._mentions(entities, people)
 
     def _person(self, text: str) -> bool:

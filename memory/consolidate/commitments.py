@@ -120,8 +120,9 @@ def find_commitments(
     never name a person (the projects' names: "Norrvik" is a client, whatever a tagger says);
     `detector`: the learned second reader (memory/consolidate/commitment_detector.py; None: the
     rules alone)."""
-    context = Context(doc, entities, people, not_people)
-    context.detector = shipped_detector() if detector == "shipped" else detector
+    context = Context(
+        doc, entities, people, not_people, shipped_detector() if detector == "shipped" else detector
+    )
     found: list[Found] = []
     for sentence in doc.sentences:
         found += _sentence(context, sentence)

@@ -28,7 +28,8 @@ _TIME = re.compile(
 )
 # what may follow a bare hour ("at seven", no a.m. or o'clock) for it to be a time, not a count or
 # a rate ("at fifteen days", "at 620 a day"): the clause's end, a preposition, or a word of repair
-# said right after it ("at eight, sorry", "at seven-thirty actually")
+# said right after it ("at eight, sorry", "at seven-thirty actually"); a full stop, not a decimal
+# point ("at 1.8 pence each" says no time)
 _AFTER_BARE_HOUR = re.compile(
     r"\s*(?:[,;!?)]|\.(?!\d)|$|(?:on|to|with|for|and|sharp|until|till|sorry|actually|rather|no|i\s+mean)\b)",
     re.I,

@@ -21,14 +21,12 @@ means the tagger's own starts are kept, decoded without a bias.
 from __future__ import annotations
 
 import itertools
-import json
 import math
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, NamedTuple
 
+from memory.shipped_weights import read_once
 from memory.text.repair_features import (
     KEEP,
     MARKER,
@@ -88,17 +86,9 @@ class StartRanker:
         )
 
 
-_lock = threading.Lock()
-_shipped: list[StartRanker | None] = []
-
-
 def shipped() -> StartRanker | None:
     """The ranker shipped beside this module, read once; None when there is none."""
-    with _lock:
-        if not _shipped:
-            path = resources.files("memory.text") / RANKER_FILE
-            _shipped.append(StartRanker.from_json(json.loads(path.read_text())) if path.is_file() else None)
-        return _shipped[0]
+    return read_once("memory.text", RANKER_FILE, StartRanker.from_json)
 
 
 def stretches(labels: Sequence[str]) -> list[Stretch]:
