@@ -139,7 +139,13 @@ def score(library: Library, key: dict[str, Any], notes: dict[int, str]) -> dict[
 
     facts = [f for f in list_facts(store, include_restatements=True) if f.recording_id in notes]
     by_id = {f.id: f for f in facts}
-    pairs = [(f, by_id[f.superseded_by]) for f in facts if f.superseded_by in by_id]
+    # One replacing per (first saying of the old value, new fact): a fact that said the old value
+    # again is replaced with it, and either one's quote may be the key's.
+    grouped: dict[tuple[int, int], list[Any]] = {}
+    for f in facts:
+        if f.superseded_by in by_id:
+            grouped.setdefault((f.restates or f.id, f.superseded_by), []).append(f)
+    pairs = [(olds, by_id[new]) for (_, new), olds in grouped.items()]
     ss = key.get("superseded", [])
 
     def side(f: Any, k: dict[str, Any]) -> bool:
@@ -148,7 +154,7 @@ def score(library: Library, key: dict[str, Any], notes: dict[int, str]) -> dict[
         )
 
     def pair_match(p: Any, k: dict[str, Any]) -> bool:
-        return side(p[0], k["old"]) and side(p[1], k["new"])
+        return any(side(old, k["old"]) for old in p[0]) and side(p[1], k["new"])
 
     links = [c for c in list_connections(library) if c.a.recording_id in notes and c.b.recording_id in notes]
     cx = key.get("connections", [])

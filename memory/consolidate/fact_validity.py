@@ -23,7 +23,8 @@ about project A in project B's note is filed under B and resolved with A's facts
   when it says what happened ("sent it on Wednesday, two days early" meets a deadline, it does not
   move it) or says nothing of what its value is of, and only in English (a German attribute is
   the words near the value, not what the parse says it is of: "das Angebot liegt bei" is any offer).
-  The earlier fact gets valid_until and superseded_by; both stay. The date of
+  The earlier fact gets valid_until and superseded_by; both stay. A fact that said the replaced
+  value again before it was replaced (a restatement) is replaced with it. The date of
   something that happened ("I sent the plan on Monday") is never superseded.
 """
 
@@ -421,6 +422,18 @@ def resolve_validity(store: Store, project_id: int, embed: Embed | None = None) 
             old = max(scored, key=lambda s: s[:3])[3]
             old.superseded_by, old.valid_until = new.id, new.spoken_at
             superseded += 1
+    # A fact that said an earlier value again is replaced with it, when the replacing came later:
+    # an answer quoting either sentence shows what the value is now.
+    by_id = {r.id: r for r in rows}
+    for again in rows:
+        said_first = by_id.get(again.restates) if again.restates is not None else None
+        replacing = (
+            by_id.get(said_first.superseded_by)
+            if said_first and said_first.superseded_by is not None
+            else None
+        )
+        if replacing is not None and replacing.spoken_at > again.spoken_at and again.superseded_by is None:
+            again.superseded_by, again.valid_until = replacing.id, replacing.spoken_at
     with store.transaction():
         store.executemany(
             "UPDATE facts SET restates = ?, superseded_by = ?, valid_until = ? WHERE id = ?",

@@ -53,6 +53,10 @@ NOTES = [
         "Der Go-live bleibt am 03.06.2026.",
         "Die Abnahme ist jetzt Ende nächster Woche.",
     ]),
+    ("falkenberg:3", "falkenberg-logistik", "Falkenberg Termine", "2026-03-20T10:00:00", [
+        "Falkenberg, neue Termine.",
+        "Der Go-live ist jetzt am ersten Juli.",
+    ]),
     ("orchard:2", "orchard-clinic", "Orchard update", "2026-03-10T10:00:00", [
         "Quick update on the portal.",
         "The licence budget has been cut to 380k.",
@@ -275,7 +279,12 @@ def test_a_german_change_supersedes_and_a_german_stay_restates(notes: Consolidat
     assert new.value_norm == "52000 EUR" and old.superseded_by == new.id
     first, again = notes.one("am dritten Juni"), notes.one("03.06.2026")
     assert first.value_norm == again.value_norm == "2026-06-03"
-    assert again.restates == first.id and first.superseded_by is None
+    assert again.restates == first.id
+    # the date said twice is replaced once, and both sayings with it: an answer quoting either
+    # sentence shows the new date
+    moved = notes.one("am ersten Juli")
+    assert first.superseded_by == again.superseded_by == moved.id
+    assert again.valid_until == moved.spoken_at
 
 
 def test_saying_the_same_value_again_is_a_restatement(notes: Consolidated) -> None:
