@@ -15,6 +15,9 @@ about ("the forwarder", "their customer") must name them (`asked_noun`, `_speaks
 the parse's apposition, copula or "called"), whatever other names it holds. For a "how many"
 that names what it counts, a number the parse ties to another thing ("one maintenance contract",
 "the budget is 240,000" for "How many pupils …?") answers another question (`_counts_other_things`).
+For a price per unit of time ("What's Bec charging a day?", "the monthly rent"), only a quote
+that says a number with that unit answers (`asked_rate`, `says_rate`): "four hundred k a year"
+is another span's sum.
 """
 
 from __future__ import annotations
@@ -92,6 +95,42 @@ def says_contact(text: str) -> bool:
         or bool(_SPOKEN_DIGITS.search(text))
         or bool(_EMAIL.search(text))
     )
+
+
+# A price per unit of time ("what's my day rate with Millbrook?", "what's Bec charging a day?",
+# "the monthly rent on the containers"): answered only by a quote that says a number with that
+# unit as a rate ("680 a day", "2,900 euros a month"), not by a sum for another span ("four
+# hundred k a year" for a day's charge) or a sum with none.
+_RATE_UNITS = {
+    "day": r"(?:a|an|per|each|every)\s+day|day\s*rates?|daily|per\s+diem"
+    r"|pro\s+tag|am\s+tag|tagess[aä]tz\w*|täglich",
+    "hour": r"(?:a|an|per|each|every)\s+hour|hourly|hour\s*rates?|pro\s+stunde|stundens[aä]tz\w*|stündlich",
+    "week": r"(?:a|per|each|every)\s+week|weekly|pro\s+woche|wöchentlich",
+    "month": r"(?:a|per|each|every)\s+month|monthly|pro\s+monat|im\s+monat|monatlich",
+    "year": r"(?:a|per|each|every)\s+year|yearly|annual(?:ly)?|per\s+annum|pro\s+jahr|im\s+jahr|jährlich",
+}
+_RATE_SAID = {unit: re.compile(rf"\b(?:{words})\b", re.I) for unit, words in _RATE_UNITS.items()}
+_RATE_NOUNS = frozenset({"rate", "fee", "rent", "cost", "price", "charge", "salary", "wage"})
+
+
+def asked_rate(question: str) -> str | None:
+    """The unit of time of a price the question asks for ("day" for "what day rate am I paying
+    Mags?"), when it asks for a price or a sum, or names a rate, fee or rent; else None."""
+    said = [unit for unit, pattern in _RATE_SAID.items() if pattern.search(question)]
+    if len(said) != 1:
+        return None
+    kind = question_kind(question)
+    words = {t.norm for t in tokens(question)}
+    if kind in ("price", "sum") or (kind is None and words & _RATE_NOUNS):
+        return said[0]
+    return None
+
+
+def says_rate(text: str, unit: str) -> bool:
+    """A number and the unit of time said as a rate in the same text ("680 a day", "monatlich 2.900")."""
+    if not _RATE_SAID[unit].search(text):
+        return False
+    return bool(find_quantities(text, nlp.language_of(text))) or any(ch.isdigit() for ch in text)
 
 
 _ANY_NAME = frozenset({"PERSON", "ORG", "NORP", "GPE", "FAC", "LOC", "PRODUCT"})
@@ -271,7 +310,12 @@ def lacks_asked_kind(
     mom") or across turns, so there it is not asked for. `names`: the names consolidation read in
     the quotes' segments (a name the small model misses in this sentence but knows from others)."""
     kind = question_kind(question)
-    if kind not in CHECKED_KINDS or voices > 1 or not quotes:
+    if voices > 1 or not quotes:
+        return False
+    if (rate := asked_rate(question)) is not None:
+        # a number said with the rate asked is the price, in words too ("three fifty per day")
+        return not any(says_rate(q, rate) for q in quotes)
+    if kind not in CHECKED_KINDS:
         return False
     if kind == "name" and across:
         return False  # "which other client …": answered by a project, whose name is not a quote's
