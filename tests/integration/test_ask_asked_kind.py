@@ -208,42 +208,37 @@ def test_a_name_asked_for_and_not_said_is_not_in_your_notes(library: Library) ->
 
 
 @pytest.mark.slow
-def test_an_amount_asked_for_and_not_said_is_not_in_your_notes(library: Library) -> None:
-    missing = ask(
-        library, AskRequest("How much is the budget for the Danish track?", as_of=ASKED, no_llm=True)
-    )
-    assert not missing.answer_found
-    said = ask(library, AskRequest("How much will the floor leaflets cost?", as_of=ASKED, no_llm=True))
-    assert said.answer_found and "four thousand pounds" in said.stated[0].text
-
-
-@pytest.mark.slow
-def test_a_firm_asked_for_and_not_named_is_not_in_your_notes(library: Library) -> None:
-    missing = ask(library, AskRequest("Which firm is printing the floor leaflets?", as_of=ASKED, no_llm=True))
-    assert not missing.answer_found
-    said = ask(
-        library, AskRequest("Which firm supplies the headsets for the tour?", as_of=ASKED, no_llm=True)
-    )
-    assert said.answer_found and "Sennheiser" in said.stated[0].text
-
-
-@pytest.mark.slow
-def test_a_price_asked_for_and_not_said_is_not_in_your_notes(library: Library) -> None:
-    missing = ask(
-        library, AskRequest("What will Lumen Audio charge for the tour app?", as_of=ASKED, no_llm=True)
-    )
-    assert not missing.answer_found
-    said = ask(library, AskRequest("What is my fee for the script edits?", as_of=ASKED, no_llm=True))
-    assert said.answer_found and "450 a day" in said.stated[0].text
-
-
-@pytest.mark.slow
-def test_a_rate_asked_for_and_said_for_another_span_is_not_in_your_notes(library: Library) -> None:
-    # the notes say what the framing workshop costs a year and the fee per day for the script
-    # edits: what the workshop charges by the day is not said
-    missing = ask(
-        library, AskRequest("What's the framing workshop charging a day?", as_of=ASKED, no_llm=True)
-    )
-    assert not missing.answer_found
-    said = ask(library, AskRequest("What day rate am I on for the script edits?", as_of=ASKED, no_llm=True))
-    assert said.answer_found and "450 a day" in said.stated[0].text
+@pytest.mark.parametrize(
+    ("missing", "said", "words"),
+    [
+        (
+            "How much is the budget for the Danish track?",
+            "How much will the floor leaflets cost?",
+            "four thousand pounds",
+        ),
+        (
+            "Which firm is printing the floor leaflets?",
+            "Which firm supplies the headsets for the tour?",
+            "Sennheiser",
+        ),
+        (
+            "What will Lumen Audio charge for the tour app?",
+            "What is my fee for the script edits?",
+            "450 a day",
+        ),
+        # the notes say what the framing workshop costs a year and the fee per day for the script
+        # edits: what the workshop charges by the day is not said
+        (
+            "What's the framing workshop charging a day?",
+            "What day rate am I on for the script edits?",
+            "450 a day",
+        ),
+    ],
+    ids=["amount", "firm", "price", "price per day"],
+)
+def test_a_kind_asked_for_and_not_said_is_not_in_your_notes(
+    library: Library, missing: str, said: str, words: str
+) -> None:
+    assert not ask(library, AskRequest(missing, as_of=ASKED, no_llm=True)).answer_found
+    answer = ask(library, AskRequest(said, as_of=ASKED, no_llm=True))
+    assert answer.answer_found and words in answer.stated[0].text
