@@ -13,7 +13,8 @@ built from are listed here, to spell the words out.
 What text2num does not do is done here, minimally: digits with separators by language ("1,150"
 and "9,500" in English, "350.000" and "1,5" in German; a dot followed by exactly three digits and a
 currency, or ".000", is a thousands separator in either language, since prices have two decimals),
-shorthand multipliers ("18k", "1.2 million", "2 Mio"), a spoken hundreds pair whose second part
+shorthand multipliers ("18k", "1.2 million", "2 Mio", and the Indian "5 lakh", "1.2 crore", with
+digits grouped the Indian way, "12,50,000", and rupees: "Rs", "₹", "INR"), a spoken hundreds pair whose second part
 cannot be minutes or that has its "k", rate or currency ("seven eighty" → 780, "three-sixty-five k"
 → 365,000, "two-fifty a day" → 250 a day; "at one-twenty" stays a time) and German
 "-einhalbtausend" ("neuneinhalbtausend" → 9500).
@@ -200,13 +201,20 @@ CURRENCY_WORDS = {"€": "EUR", "£": "GBP", "$": "USD", "euro": "EUR", "euros":
 CURRENCY_WORDS |= {"pound": "GBP", "pounds": "GBP", "quid": "GBP", "gbp": "GBP", "dollar": "USD"}
 CURRENCY_WORDS |= {"dollars": "USD", "usd": "USD", "chf": "CHF", "franken": "CHF", "francs": "CHF"}
 CURRENCY_WORDS |= {"pence": "GBP-pence", "p": "GBP-pence", "cent": "EUR-cent", "cents": "EUR-cent"}
+# Rupees ("Rs 5 lakh", "₹40 lakh", "INR 3 crore", "six lakh rupees") and rand.
+CURRENCY_WORDS |= {"₹": "INR", "rs": "INR", "rs.": "INR", "inr": "INR", "rupee": "INR", "rupees": "INR"}
+CURRENCY_WORDS |= {"rand": "ZAR", "zar": "ZAR"}
 _CURRENCY = "|".join(sorted((re.escape(c) for c in CURRENCY_WORDS), key=len, reverse=True))
 _MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "grand": 1e3, "tsd": 1e3, "tausend": 1e3, "m": 1e6, "mio": 1e6}
 _MULTIPLIERS |= {"million": 1e6, "millionen": 1e6, "mn": 1e6, "bn": 1e9, "billion": 1e9, "mrd": 1e9}
 _MULTIPLIERS |= {"milliarden": 1e9}
+# The Indian scale: a lakh is a hundred thousand, a crore ten million ("5 lakh", "1.2 crore").
+_MULTIPLIERS |= {"lakh": 1e5, "lakhs": 1e5, "lac": 1e5, "lacs": 1e5, "crore": 1e7, "crores": 1e7}
 _MULT = "|".join(sorted(_MULTIPLIERS, key=len, reverse=True))
 _QUANTITY = re.compile(
-    rf"(?:(?P<pre>[€£$])\s?)?(?P<num>\d{{1,3}}(?:[.,]\d{{3}})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)"
+    rf"(?:(?P<pre>[€£$₹]|\b(?:Rs\.?|INR)(?=\s?\d))\s?)?"
+    # digits grouped in thousands, or the Indian way ("12,50,000": twelve lakh fifty thousand)
+    rf"(?P<num>\d{{1,2}}(?:,\d\d)+,\d{{3}}(?:\.\d+)?|\d{{1,3}}(?:[.,]\d{{3}})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)"
     rf"(?:\s?(?P<mult>{_MULT})\b(?:(?<=mio|tsd|mrd)\.)?)?(?:\s?(?P<post>[€£$]|(?:{_CURRENCY})\b))?",
     re.I,
 )
@@ -268,7 +276,7 @@ def parse_digits(num: str, language: str, after: str) -> float | None:
         return float(num.replace(",", "."))
     if language == "de" and dots and commas == 1:
         return float(num.replace(".", "").replace(",", "."))
-    if commas and not re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", num):
+    if commas and not re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,2}(?:,\d\d)+,\d{3}(?:\.\d+)?", num):
         return None  # "1,2,3"
     try:
         return float(num.replace(",", ""))

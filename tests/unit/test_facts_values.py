@@ -47,6 +47,12 @@ def norms(text: str, language: str = "en") -> list[str]:
         ("So the appeal is now going for two point one million.", "en", "2100000"),
         ("We are now at one point nine five million pounds.", "en", "1950000 GBP"),
         ("Es sind jetzt zwei Komma fünf Millionen Euro.", "de", "2500000 EUR"),
+        # the Indian scale and rupees
+        ("The sanction limit is now six lakh rupees.", "en", "600000 INR"),
+        ("They have set aside Rs 1.5 crore for the core banking upgrade.", "en", "15000000 INR"),
+        ("The penalty came to Rs. 12,50,000 in the end.", "en", "1250000 INR"),
+        ("The vendor wants ₹40 lakh per year for the licence.", "en", "4000000 INR per year"),
+        ("Cold storage is forty-five thousand rand a month.", "en", "45000 ZAR per month"),
     ],
 )
 def test_numbers_are_read_however_they_are_said(text: str, language: str, expected: str) -> None:
