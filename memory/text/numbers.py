@@ -14,10 +14,10 @@ What text2num does not do is done here, minimally: digits with separators by lan
 and "9,500" in English, "350.000" and "1,5" in German; a dot followed by exactly three digits and a
 currency, or ".000", is a thousands separator in either language, since prices have two decimals),
 shorthand multipliers ("18k", "1.2 million", "2 Mio", and the Indian "5 lakh", "1.2 crore", with
-digits grouped the Indian way, "12,50,000", and rupees: "Rs", "₹", "INR"), a spoken hundreds pair whose second part
-cannot be minutes or that has its "k", rate or currency ("seven eighty" → 780, "three-sixty-five k"
-→ 365,000, "two-fifty a day" → 250 a day; "at one-twenty" stays a time) and German
-"-einhalbtausend" ("neuneinhalbtausend" → 9500).
+digits grouped the Indian way, "12,50,000", and rupees: "Rs", "₹", "INR"), a spoken hundreds pair
+whose second part cannot be minutes or that has its "k", rate or currency ("seven eighty" → 780,
+"three-sixty-five k" → 365,000, "two-fifty a day" → 250 a day; "at one-twenty" stays a time) and
+German "-einhalbtausend" ("neuneinhalbtausend" → 9500).
 """
 
 from __future__ import annotations
