@@ -16,8 +16,8 @@ the parse's apposition, copula or "called"), whatever other names it holds. For 
 that names what it counts, a number the parse ties to another thing ("one maintenance contract",
 "the budget is 240,000" for "How many pupils …?") answers another question (`_counts_other_things`).
 For a price per unit of time ("What's Bec charging a day?", "the monthly rent"), only a quote
-that says a number with that unit answers (`asked_rate`, `says_rate`): "four hundred k a year"
-is another span's sum.
+that says a number as that rate answers (`asked_rate`; memory/answer/price_rates.py `says_rate`):
+"four hundred k a year" is another span's sum.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from memory.answer.price_rates import says_rate, units_said
 from memory.text import nlp
 from memory.text.numbers import find_quantities
 from memory.text.quotes import tokens
@@ -97,34 +98,13 @@ def says_contact(text: str) -> bool:
     )
 
 
-# A price per unit of time ("what's my day rate with Millbrook?", "what's Bec charging a day?",
-# "the monthly rent on the containers"): answered only by a quote that says a number with that
-# unit as a rate ("680 a day", "2,900 euros a month"), not by a sum for another span ("four
-# hundred k a year" for a day's charge) or a sum with none.
-_RATE_UNITS = {
-    "day": r"(?:a|an|per|each|every)[\s-]+day|day\s*rates?|daily|per\s+diem|/\s?day"
-    r"|pro\s+tag|am\s+tag|tagess[aä]tz\w*|täglich",
-    "hour": r"(?:a|an|per|each|every)[\s-]+hour|hourly|hour\s*rates?|/\s?(?:hour|hr|h)"
-    r"|pro\s+stunde|stundens[aä]tz\w*|stündlich",
-    "week": r"(?:a|per|each|every)[\s-]+week|weekly|/\s?(?:week|wk)|pro\s+woche|wöchentlich",
-    "month": r"(?:a|per|each|every)[\s-]+month|monthly|/\s?(?:month|mo|mth)|pro\s+monat|im\s+monat|monatlich",
-    "year": r"(?:a|per|each|every)[\s-]+year|yearly|annual(?:ly)?|per\s+annum|/\s?(?:year|yr)"
-    r"|pro\s+jahr|im\s+jahr|jährlich",
-}
-_RATE_SAID = {unit: re.compile(rf"(?:\b|(?=/))(?:{words})\b", re.I) for unit, words in _RATE_UNITS.items()}
-# What may stand between a number and the unit of its rate: a word of money the number reader does
-# not take as a currency ("forty-five thousand rand a month"), not another noun ("forty times a day").
-_MONEY_GAP = re.compile(
-    r"\s*(?:(?:rand|rupees?|bucks|quid|francs?|yen|yuan|naira|shillings?|pesos?|dirhams?|k|grand)\s*)?",
-    re.I,
-)
 _RATE_NOUNS = frozenset({"rate", "fee", "rent", "cost", "price", "charge", "salary", "wage"})
 
 
 def asked_rate(question: str) -> str | None:
     """The unit of time of a price the question asks for ("day" for "what day rate am I paying
     Mags?"), when it asks for a price or a sum, or names a rate, fee or rent; else None."""
-    said = [unit for unit, pattern in _RATE_SAID.items() if pattern.search(question)]
+    said = units_said(question)
     if len(said) != 1:
         return None
     kind = question_kind(question)
@@ -133,42 +113,6 @@ def asked_rate(question: str) -> str | None:
     if kind in ("price", "sum") or (kind is None and priced):
         return said[0]
     return None
-
-
-# The rate named by a word of its own, before or after the number ("her day rate is six hundred
-# euros", "2.900 Euro monatlich"); "a day" right after a number is read with it (`find_quantities`).
-_RATE_NAMED = {
-    "day": r"day\s*rates?|daily|per\s+diem|per-day|tagess[aä]tz\w*|täglich",
-    "hour": r"hourly|hour\s*rates?|stundens[aä]tz\w*|stündlich",
-    "week": r"weekly|wöchentlich",
-    "month": r"monthly|monatlich",
-    "year": r"yearly|annual(?:ly)?|per\s+annum|jährlich",
-}
-_RATE_WORD = {unit: re.compile(rf"\b(?:{words})\b", re.I) for unit, words in _RATE_NAMED.items()}
-_RATE_REACH = 40  # characters between a rate's name and its number ("day rate is six hundred")
-_RATE_AFTER = 12  # ... and between a number and its rate's name after it ("2.900 Euro monatlich")
-
-
-def says_rate(text: str, unit: str) -> bool:
-    """A number said as a rate per `unit` ("680 a day", "three fifty per day", "her day rate is six
-    hundred euros", "monatlich 2.900 Euro"); not a number said apart from the rate's name ("five
-    days on site, and her day rate goes straight to the credit union")."""
-    found = find_quantities(text, nlp.language_of(text))
-    if any(q.rate == f"per {unit}" for q in found):
-        return True
-    if any(
-        _MONEY_GAP.fullmatch(text[q.end : m.start()])
-        for m in _RATE_SAID[unit].finditer(text)
-        for q in found
-        if q.end <= m.start()
-    ):
-        return True  # "forty-five thousand rand a month", "R850/hour"
-    return any(
-        0 <= q.start - m.end() <= _RATE_REACH or 0 <= m.start() - q.end <= _RATE_AFTER
-        for m in _RATE_WORD[unit].finditer(text)
-        for q in found
-        if not q.rate
-    )
 
 
 _ANY_NAME = frozenset({"PERSON", "ORG", "NORP", "GPE", "FAC", "LOC", "PRODUCT"})
