@@ -128,8 +128,8 @@ def sentence_hedges(text: str) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     if m := CONDITIONAL.search(text):
         out.append((0, len(text), m.group(0)))
-    if m := QUESTION.search(text):
-        out.append((0, len(text), "?"))
+    if (asked := question_scope(text)) is not None:
+        out.append((*asked, "?"))
     if m := SECOND_HAND.search(text):
         clause = max((c.end() for c in re.finditer(r"[,;:–—]\s*", text[: m.start()])), default=0)
         out.append((clause, len(text), m.group(0)))
@@ -144,6 +144,53 @@ def sentence_hedges(text: str) -> list[tuple[int, int, str]]:
     if m := EXAMPLE.search(text):
         out.append((0, len(text), m.group(0)))
     return out
+
+
+# A sentence's parts, for where a question starts: clause punctuation and spoken trailing-off.
+_PART = re.compile(r"[,;:–—]\s*|\s+-\s+|\.\.\.\s*")
+_FILLERS = r"(?:(?:and|or|but|so|well|okay|ok|then|now|um|uh|euh|eh|ah|like)\s+)*"
+# A question's opening: an auxiliary before its subject, or a wh-word.
+_ASKING = re.compile(
+    rf"^\W*{_FILLERS}(?:is|are|was|were|am|do|does|did|has|have|had|will|would|can|could|should|shall|may|"
+    r"might|must|who|whom|whose|what|which|when|where|why|how|isn['’]t|aren['’]t|wasn['’]t|don['’]t|"
+    r"doesn['’]t|didn['’]t|won['’]t|can['’]t|haven['’]t|hasn['’]t)\b",
+    re.I,
+)
+_ALTERNATIVE = re.compile(r"^\W*or\b", re.I)
+# A question tag that asks about the clause before it: "…, is it?", "…, didn't they?".
+_TAG_QUESTION = re.compile(
+    r"^\W*(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|should)(?:n['’]t)?\s+"
+    r"(?:it|he|she|they|we|you|i|that|there)\W*$",
+    re.I,
+)
+SHORT_PART = 2  # words: "…, no?", "…, tá?" confirm the statement; "what, nine people?" asks its own
+ASKING_REACH = 2  # a question mark belongs to the last clause or the one before, not to one far back
+
+
+def question_scope(text: str) -> tuple[int, int] | None:
+    """The part of a sentence that a closing question mark asks (offsets in `text`), or None. The
+    question is the clause that opens as one, among the last two ("…, validated this morning —
+    will the owners follow?" asks only whether they follow; "…, or sixty?" continues the question
+    before it; "…, is it?" asks the whole); without one, a short last part asks only itself
+    ("…, no?", "…, what, nine people?"), and a long one the whole sentence."""
+    if not QUESTION.search(text):
+        return None
+    bounds = [0, *(m.end() for m in _PART.finditer(text) if m.end() < len(text))]
+    parts = [x for x, y in zip(bounds, [*bounds[1:], len(text)], strict=True) if text[x:y].strip()]
+    reach = ASKING_REACH
+    for i, x in enumerate(reversed(parts)):
+        if i >= reach:
+            break
+        part = text[x:]
+        if _ALTERNATIVE.match(part):
+            reach += 1  # "or sixty?": the question goes on from the clause before
+            continue
+        if _ASKING.match(part):
+            return (0, len(text)) if _TAG_QUESTION.match(part) else (x, len(text))
+    last = parts[-1] if parts else 0
+    if len(parts) > 1 and len(text[last:].split()) <= SHORT_PART:
+        return last, len(text)
+    return 0, len(text)
 
 
 # A year gone by, said as when something happened ("back in 2014", "that was 2019", "im Jahr 2019"):
@@ -202,15 +249,17 @@ def read_value(
     def counts(t: Token) -> bool:
         return not any(x <= offset + t.idx < y for x, y in taken_back)
 
+    anchor = sentence.anchor(start, end) if sentence.tokens is not None else None
     for x, y, cue in sentence_hedges(text):
         if x <= a and b <= y:
+            if anchor is not None and CONDITIONAL.fullmatch(cue) and not _conditioned(anchor):
+                continue  # the condition is said of another clause: the parse gives its scope
             return Reading(Assertion.TENTATIVE, cue)
     if sentence.tokens is None:
         return _read_by_rules(text, a, b, sentence.language, negation_is_value)
-    anchor = sentence.anchor(start, end)
     if anchor is None:
         return _read_by_rules(text, a, b, "en")
-    path = [t for t in sentence.path(anchor) if counts(t) or t is anchor]
+    path = _before_contrast([t for t in sentence.path(anchor) if counts(t) or t is anchor])
     above = governor(path)
     if above is not None and not counts(above):
         above = None
@@ -253,6 +302,64 @@ def read_value(
     if wish:
         return Reading(Assertion.WISH, wish)
     return STATED
+
+
+# One-word conditions the parse can scope; "in case" and the like keep the whole sentence.
+_CONDITION_WORDS = frozenset({"if", "unless", "whether", "assuming", "provided", "providing"})
+_CONTRAST = frozenset({"but", "though", "although", "however"})
+
+
+def _conditioned(anchor: Token) -> bool:
+    """Whether a condition of the sentence is said of the value's clause, by spaCy's parse: the
+    clause it opens ("if the Catalyst money comes through"), and, for a condition on another
+    clause (advcl: "If it rains we move into the hall"), that clause, but not what is set against
+    it ("..., but the date is the 17th of June"). "Whether" and "if" as a question someone asks or
+    does not know the answer to ("I don't know whether they'll fill it") open only their own
+    clause, and "even if" concedes: it conditions nothing else."""
+    cues = [t for t in anchor.doc if t.lower_ in _CONDITION_WORDS]
+    if not cues:
+        return True  # a cue of several words ("in case"): the whole sentence, as before
+    for cue in cues:
+        clause = cue.head
+        if clause.i in (cue.i, anchor.i) or clause.is_ancestor(anchor):
+            return True
+        conceded = cue.i > 0 and anchor.doc[cue.i - 1].lower_ == "even"
+        if cue.lower_ == "whether" or conceded or clause.dep_ != "advcl":
+            continue
+        head = clause.head
+        if head.i == anchor.i or (head.is_ancestor(anchor) and not _contrasted(anchor, head)):
+            return True
+    return False
+
+
+def _contrasted(token: Token, top: Token) -> bool:
+    """Whether the way up from `token` to `top` passes into a clause set against the one above
+    it ("…, but the kick-off is Tuesday at ten") or beside it (parataxis)."""
+    t = token
+    while t.i != top.i and t.head.i != t.i:
+        if t.dep_ == "parataxis" or (t.dep_ == "conj" and _contrast_between(t)):
+            return True
+        t = t.head
+    return False
+
+
+def _contrast_between(conjunct: Token) -> bool:
+    head = conjunct.head
+    return any(
+        c.dep_ in ("cc", "mark", "advmod") and c.lower_ in _CONTRAST
+        for c in head.children
+        if c.i < conjunct.i
+    ) or any(c.lower_ in _CONTRAST and c.i < conjunct.i for c in conjunct.children)
+
+
+def _before_contrast(path: list[Token]) -> list[Token]:
+    """The value's way up to its clause's head, stopped where it passes into a clause set against
+    another ("Don't know how he'll get on, but the new lead is Travis": the "n't" is the other
+    clause's)."""
+    for i, t in enumerate(path[:-1]):
+        if t.dep_ == "conj" and _contrast_between(t):
+            return path[: i + 1]
+    return path
 
 
 def _negates_contrast(neg: Token, head: Token) -> bool:

@@ -56,6 +56,13 @@ def facts_of(*texts: str, spoken_at: str = "2026-02-10T09:30:00") -> list[FactIn
         # what a document says, in its own clause
         "Their pitch deck says 180,000 visitors a year.",
         "The email from the vendor quoted 14,000 pounds for the licences.",
+        # a condition on the clause it follows, or on both of two joined by "and"
+        "The fee is 48,000 pounds if they extend the contract.",
+        "If the board signs it off, we start on the 4th of May and finish on the 30th of June.",
+        # the question mark asks the clause that opens as a question, or the one it goes on from
+        "Is the workshop on the 12th of March, or has it moved again?",
+        "The headcount back then was, what, twelve people?",
+        "The contact there is still Aoife Brennan, is it?",
     ],
 )
 def test_what_is_not_asserted_is_never_a_stated_fact(text: str) -> None:
@@ -89,6 +96,25 @@ def test_what_is_not_asserted_is_never_a_stated_fact(text: str) -> None:
         ("The fund was 2.1 million in 2024 and it is 2.6 million now.", "2.6 million"),
         # a clause after the document's says what the speaker knows now
         ("Priya's email came in this morning, the hosting budget is 36,000 pounds.", "36,000 pounds"),
+        # a condition, a doubt or a question about another clause leaves the value asserted
+        (
+            "Whether the trainers come is another matter, but the workshop is on Tuesday the 3rd of March.",
+            "Tuesday the 3rd of March",
+        ),
+        ("I don't know if they'll like it, but the budget is signed off at 90,000 pounds.", "90,000 pounds"),
+        (
+            "The go-live is the 14th of April, and whether the staff like it is another story.",
+            "the 14th of April",
+        ),
+        (
+            "Even if the unions grumble, the pay award is three point five percent.",
+            "three point five percent",
+        ),
+        (
+            "The discount is fifteen percent, signed off this morning, will the shops follow?",
+            "fifteen percent",
+        ),
+        ("The team has seven analysts now, no?", "seven"),
     ],
 )
 def test_plain_statements_are_stated(text: str, value: str) -> None:
