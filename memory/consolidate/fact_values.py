@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from memory.text.dates import MONTHS, WEEKDAYS, DateResolver, fact_dates
-from memory.text.fact_parse import ParsedSentence, counted_noun
+from memory.text.fact_parse import OWNER_PHRASES, ParsedSentence, counted_noun
 from memory.text.numbers import find_quantities, word_list
 from memory.text.relevance import STOPWORDS
 from memory.text.said_values import NUMBER_WORDS, Entity
@@ -224,7 +224,11 @@ def name_values(ps: ParsedSentence, entities: Sequence[Entity], taken: list[tupl
         capitalised = t.i > 0 and t.text[:1].isupper() and t.is_alpha and t.lower_ not in NOT_CONTEXT
         if not (t.pos_ == "PROPN" or (capitalised and t.pos_ in ("NOUN", "ADV", "ADJ", "VERB", "X"))):
             continue
-        if t.dep_ in ("compound", "flat") or t.ent_type_ in _NOT_NAME_ENTS - {"GPE", "LOC", "FAC"}:
+        if sum(ch.isalpha() for ch in t.text) < 2:
+            continue  # "neither am I.": the model's proper noun is a pronoun with its full stop
+        if t.dep_ in ("compound", "flat") or (
+            t.ent_type_ in _NOT_NAME_ENTS - {"GPE", "LOC", "FAC"} and not _misread_group(t)
+        ):
             continue
         run = [c for c in t.children if c.dep_ in ("compound", "flat") and c.pos_ == "PROPN" and c.i < t.i]
         first = min([t, *run], key=lambda x: x.i)
@@ -235,6 +239,25 @@ def name_values(ps: ParsedSentence, entities: Sequence[Entity], taken: list[tupl
         text = s.text[first.idx : t.idx + len(t.text)]
         out.append(Value(kind, start, end, text, " ".join(text.lower().split()), entity=""))
     return out
+
+
+def _misread_group(t: Token) -> bool:
+    """A singular proper noun the small model files as a nationality or group (NORP): an invented
+    firm's name ("went with Fenwright"); a people or a creed is an adjective ("the Danish
+    retailer") or a plural ("the Germans")."""
+    return t.ent_type_ == "NORP" and t.tag_ == "NNP"
+
+
+def _takes_charge(verb: Token) -> bool:
+    lemma = verb.lemma_.lower()
+    for c in verb.children:
+        if (lemma, c.lower_) not in OWNER_PHRASES:
+            continue
+        if c.dep_ == "prt" and any(d.dep_ == "dobj" for d in verb.children):
+            return True
+        if c.dep_ == "prep" and any(d.dep_ == "pobj" for d in c.children):
+            return True
+    return False
 
 
 def _role_accepts(ps: ParsedSentence, v: Value) -> bool | None:
@@ -266,6 +289,15 @@ def _role_accepts(ps: ParsedSentence, v: Value) -> bool | None:
             return True  # "we keep the scripts in Contentful", "hosted in Germany"
     if anchor.dep_ == "appos" and head.dep_ in ("nsubj", "nsubjpass"):  # "Their head of IT, X, is leading"
         anchor, head = head, head.head
+    if (
+        anchor.dep_ == "nsubj"
+        and head.lemma_.lower() == "be"
+        and any(
+            c.dep_ == "attr" and c.pos_ == "NOUN" and any(d.lower_ == "the" for d in c.children)
+            for c in head.children
+        )
+    ):
+        return True  # "Brightlock are now the front-runner": the one, not a description ("a firm")
     if anchor.dep_ == "nsubj" and v.kind == "person":
         if head.lemma_.lower() == "be" and any(c.dep_ == "attr" and c.pos_ == "NOUN" for c in head.children):
             return True  # "Declan Furey is the brand manager"
@@ -274,6 +306,7 @@ def _role_accepts(ps: ParsedSentence, v: Value) -> bool | None:
         return any(
             (verb.lemma_.lower() in _OWNER_VERBS and any(c.dep_ == "dobj" for c in verb.children))
             or _takes_over(verb)
+            or _takes_charge(verb)
             for verb in verbs
         )
     return False

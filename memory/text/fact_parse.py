@@ -58,6 +58,10 @@ _LIGHT = frozenset(
     yeah okay right now then want need like wish try decide agree ask confirm news side"""
     )
 )
+# Taking charge of something said with a particle or a preposition: "Kym's picked up the
+# Fieldbright stuff", "Kevin is looking after the suppliers", "she's taken on the audit". What
+# follows "after" or "with" here is what is taken charge of, not an aside.
+OWNER_PHRASES = frozenset({("pick", "up"), ("take", "on"), ("look", "after"), ("deal", "with")})
 _ASIDE_PREPS = frozenset(
     word_list(
         """
@@ -141,6 +145,10 @@ def attribute_tokens(path: list[Token], value: set[int]) -> list[Token]:
         if t.i in value or t.i in seen or depth > 3:
             return
         if t.lemma_.lower() in _LIGHT:
+            if t.pos_ == "NOUN":  # "the Fieldbright stuff": the words on a light noun say what it is
+                for child in t.children:
+                    if child.dep_ in ("compound", "amod"):
+                        add(child, depth + 1)
             return
         if (
             t.pos_ not in _NOT_ATTRIBUTE_POS
@@ -172,7 +180,12 @@ def attribute_tokens(path: list[Token], value: set[int]) -> list[Token]:
         for child in t.children:
             if child.i in value or (child.pos_ in _VERBAL and child.dep_ in CLAUSE_EDGES):
                 continue
-            if child.dep_ == "prep" and child.lower_ in _ASIDE_PREPS and child.i not in {p.i for p in path}:
+            if (
+                child.dep_ == "prep"
+                and child.lower_ in _ASIDE_PREPS
+                and child.i not in {p.i for p in path}
+                and (t.lemma_.lower(), child.lower_) not in OWNER_PHRASES
+            ):
                 continue
             if child.dep_ == "nsubj" and child.pos_ == "PROPN" and t.lemma_ != "be":
                 continue  # who did it ("Priya cut the plan to two")

@@ -35,6 +35,9 @@ def by_value(*texts: str) -> dict[str, FactIn]:
         ("Their head of IT, Sunita Rao, is leading the procurement.", "Sunita Rao", "procurement"),
         ("Procurement now sits with Tom Becker, Sunita is on leave.", "Tom Becker", "procurement"),
         ("Dev Patel owns the data migration from now on.", "Dev Patel", "migration"),
+        # taking charge said with a particle or a preposition
+        ("Nadia Osei has picked up the supplier onboarding.", "Nadia Osei", "onboarding"),
+        ("Tomasz Wierzba is looking after the depot budgets now.", "Tomasz Wierzba", "budgets"),
     ],
 )
 def test_a_person_is_the_value_of_the_role_the_sentence_gives_them(
