@@ -17,6 +17,13 @@ clause is someone's wanting ("Per wants to move go-live to ...", "Ilse will bis 
 parse: the same cues are read by rules (for the whole sentence; a negation in the value's clause).
 A sentence tied to a year before the note's ("back in 2014", "that was 2019": `of_a_past_year`)
 tells history, not how things stand: its values are no facts either.
+
+A condition or a question covers only part of a spoken sentence, which joins clauses: "Whether
+the minister shows is anybody's guess, but the opening is Friday the 19th" asserts the date. By
+the parse, a condition covers the clause it opens and the clause it conditions, not one set
+against it with "but" (`_conditioned`); a question mark asks the clause that opens as a question
+near the end (`question_scope`). Measured on bench/assertion-sentences (`verbatim eval
+assertions`, docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -121,7 +128,8 @@ _ENGLISH_WISH = re.compile(r"\b(?:wants?|wanted|wanting|wish(?:es)?|prefers?)\b"
 
 def sentence_hedges(text: str) -> list[tuple[int, int, str]]:
     """(start, end, cue) ranges of a sentence (offsets in `text`) whose values are tentative, whatever
-    the parse says: all of it for a condition or a question, from a second-hand cue to the end, and
+    the parse says: all of it for a condition (`read_value` narrows it by the parse), the part a
+    closing question mark asks (`question_scope`), from a second-hand cue to the end, and
     up to a qualification ("but that's only ..."); all of it for a comparison with something else
     ("the centre down the coast got 250,000 for something similar") and for an illustration ("for
     instance", "let's say")."""
