@@ -297,6 +297,7 @@ def read_value(
                 (child.dep_ == "neg" or (child.dep_ == "det" and word == "no"))
                 and not negation_is_value
                 and not _negates_contrast(child, t)
+                and not _sets_against(child, anchor)
             ):
                 return Reading(Assertion.TENTATIVE, child.text)
             if child.dep_ in ("advmod", "amod", "acomp") and child.lemma_.lower() in HEDGE_ADVERBS:
@@ -368,6 +369,13 @@ def _before_contrast(path: list[Token]) -> list[Token]:
         if t.dep_ == "conj" and _contrast_between(t):
             return path[: i + 1]
     return path
+
+
+def _sets_against(neg: Token, value: Token) -> bool:
+    """A "not" after the value and before a noun phrase names what goes, whatever the parse hangs
+    it on: "thirty-two seats, not a seat more", "it's Hudson Ledger now, not the old crowd"."""
+    after = neg.doc[neg.i + 1] if neg.i + 1 < len(neg.doc) else None
+    return neg.i > value.i and after is not None and after.pos_ in ("DET", "NUM", "PROPN")
 
 
 def _negates_contrast(neg: Token, head: Token) -> bool:

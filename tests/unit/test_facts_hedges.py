@@ -158,3 +158,15 @@ def test_had_written_as_d_is_no_modal() -> None:
     assert "400,000" not in [
         f.value for f in facts_of("We'd have agreed the budget at 400,000.") if f.kind == ClaimKind.STATED
     ]
+
+
+def test_a_not_after_the_value_before_a_noun_phrase_names_what_goes() -> None:
+    from memory.text.hedges import _sets_against
+    from memory.text.nlp import parse
+
+    doc = parse("We agreed twelve desks, not a desk more, and the plan is not final.")
+    twelve, first_not, second_not = doc[2], doc[5], doc[14]
+    assert (twelve.text, first_not.text, second_not.text) == ("twelve", "not", "not")
+    assert _sets_against(first_not, twelve)  # "not a desk more": what goes
+    assert not _sets_against(second_not, twelve)  # "not final": a negation of its own clause
+    assert not _sets_against(first_not, doc[15])  # a "not" before the value negates it
