@@ -16,7 +16,9 @@ clause is someone's wanting ("Per wants to move go-live to ...", "Ilse will bis 
 ..."; "they'd like" is tentative already): kept, but not as stated. German sentences have no
 parse: the same cues are read by rules (for the whole sentence; a negation in the value's clause).
 A sentence tied to a year before the note's ("back in 2014", "that was 2019": `of_a_past_year`)
-tells history, not how things stand: its values are no facts either.
+tells history, not how things stand: its values are no facts either; so does a clause in the past
+tense put at a time gone by ("originally", "last year", "back then", "before the merger", "used
+to": `_of_the_past`), unless its verb sets how things stand ("the board approved 95k last year").
 
 A condition or a question covers only part of a spoken sentence, which joins clauses: "Whether
 the minister shows is anybody's guess, but the opening is Friday the 19th" asserts the date. By
@@ -34,7 +36,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from memory.text.fact_parse import ParsedSentence, governor, parenthetical
+from memory.text.fact_parse import CHANGE_LEMMAS, ParsedSentence, governor, parenthetical
 from memory.text.numbers import word_list
 
 if TYPE_CHECKING:
@@ -106,7 +108,7 @@ TENTATIVE_LEMMAS = frozenset(
         """
     think guess suppose reckon believe assume expect imagine wonder consider toy doubt hope dream
     speculate hint propose suggest idea thought option possibility proposal suggestion scenario
-    hypothetical wish-list seem appear"""
+    hypothetical wish-list seem appear float moot tout"""
     )
 )
 WISH_LEMMAS = frozenset({"want", "wish", "prefer", "like", "keen", "desire"})
@@ -275,6 +277,8 @@ def read_value(
         if above.lemma_.lower() in TENTATIVE_LEMMAS:
             return Reading(Assertion.TENTATIVE, above.text)  # "..., I think"
         above = None
+    if (past := _of_the_past(path[-1])) and not NOW.search(text):
+        return Reading(Assertion.TENTATIVE, past)  # "the old system cost sixty grand a year, back then"
     wish = ""
     for t in path + ([above] if above is not None else []):
         lemma = t.lemma_.lower()
@@ -369,6 +373,38 @@ def _before_contrast(path: list[Token]) -> list[Token]:
         if t.dep_ == "conj" and _contrast_between(t):
             return path[: i + 1]
     return path
+
+
+_PAST_ADVERBS = frozenset({"originally", "previously", "formerly", "initially"})
+_LONG_AGO = frozenset({"year", "time", "round", "season", "cycle", "decade"})
+# Verbs that set how things stand: said in the past, what they set still holds.
+_DECIDING = CHANGE_LEMMAS | frozenset(
+    word_list(
+        "agree sign confirm decide set book award appoint hire choose pick select settle fix lock approve"
+    )
+)
+
+
+def _of_the_past(verb: Token) -> str:
+    """The words that put a clause said in the past tense at a time gone by ("last year", "back
+    then", "originally", "before the reorganisation", "used to"), when they do: what it says is
+    history, not how things stand. "" otherwise."""
+    past = verb.tag_ == "VBD" or any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD" for c in verb.children)
+    if verb.lemma_ == "use" and any(c.dep_ == "xcomp" for c in verb.children):
+        return verb.text  # "we used to pay forty"
+    if not past or verb.lemma_.lower() in _DECIDING:
+        return ""  # "the board approved 95k last year": a decision that still stands
+    for c in verb.children:
+        word = c.lower_
+        if c.dep_ == "advmod" and word in _PAST_ADVERBS:
+            return c.text
+        if c.lemma_.lower() in _LONG_AGO and any(d.lower_ == "last" for d in c.children):
+            return f"last {c.text}"  # "last year", "last time"; not "last week", when things were set
+        if c.dep_ == "advmod" and word == "back" and any(d.lower_ in ("then", "day") for d in c.subtree):
+            return "back then"
+        if c.dep_ == "prep" and word == "before" and any(d.dep_ == "pobj" for d in c.children):
+            return "before"
+    return ""
 
 
 def _sets_against(neg: Token, value: Token) -> bool:

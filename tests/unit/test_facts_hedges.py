@@ -63,6 +63,13 @@ def facts_of(*texts: str, spoken_at: str = "2026-02-10T09:30:00") -> list[FactIn
         "Is the workshop on the 12th of March, or has it moved again?",
         "The headcount back then was, what, twelve people?",
         "The contact there is still Aoife Brennan, is it?",
+        # a state said in the past tense at a time gone by: history
+        "Originally the handover was the 2nd of March.",
+        "We used to pay 14,000 a year for the licences.",
+        "Before the merger they had eleven depots.",
+        "Last time they quoted 8,000 for the audit.",
+        # a proposal floated, not agreed
+        "They're floating twenty-two weeks for the build.",
     ],
 )
 def test_what_is_not_asserted_is_never_a_stated_fact(text: str) -> None:
@@ -115,6 +122,10 @@ def test_what_is_not_asserted_is_never_a_stated_fact(text: str) -> None:
             "fifteen percent",
         ),
         ("The team has seven analysts now, no?", "seven"),
+        # a decision in the past still stands; a recent time is when it was set
+        ("The board approved ninety-five thousand last week.", "ninety-five thousand"),
+        ("We signed with Harbourline last year for 30,000 a year.", "30,000 a year"),
+        ("The headcount was fourteen last Tuesday when I checked.", "fourteen"),
     ],
 )
 def test_plain_statements_are_stated(text: str, value: str) -> None:
