@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from memory.text.dates import MONTH_PATTERN
 from memory.text.fact_parse import CHANGE_LEMMAS, ParsedSentence, governor, parenthetical
 from memory.text.numbers import word_list
 
@@ -208,6 +209,8 @@ def question_scope(text: str) -> tuple[int, int] | None:
 # records from before 2020 stay"), and not when the sentence also says how things stand now.
 PAST_YEAR = re.compile(
     r"\b(?:back\s+in|in|during|that\s+was|(?:it|this)\s+was\s+in|im\s+jahr|damals,?\s+(?:im\s+jahr\s+)?)\s+"
+    # a month may come first: "in October 2025", "back in early March 2024"
+    rf"(?:(?:early|late|mid|the\s+end\s+of|anfang|ende|mitte)\s+)?(?:(?:{MONTH_PATTERN})\s+)?"
     r"(?P<year>(?:19|20)\d\d)\b",
     re.I,
 )
@@ -277,10 +280,14 @@ def read_value(
         if above.lemma_.lower() in TENTATIVE_LEMMAS:
             return Reading(Assertion.TENTATIVE, above.text)  # "..., I think"
         above = None
+    embedding = [above] if above is not None else []
+    while embedding and embedding[-1].dep_ == "xcomp" and embedding[-1].head.i != embedding[-1].i:
+        # a to-infinitive belongs to the clause above: "Moira would love [to get [it down to 30 %]]"
+        embedding.append(embedding[-1].head)
     if (past := _of_the_past(path[-1])) and not NOW.search(text):
         return Reading(Assertion.TENTATIVE, past)  # "the old system cost sixty grand a year, back then"
     wish = ""
-    for t in path + ([above] if above is not None else []):
+    for t in path + embedding:
         lemma = t.lemma_.lower()
         if lemma in TENTATIVE_LEMMAS:
             return Reading(Assertion.TENTATIVE, t.text)

@@ -70,6 +70,10 @@ def facts_of(*texts: str, spoken_at: str = "2026-02-10T09:30:00") -> list[FactIn
         "Last time they quoted 8,000 for the audit.",
         # a proposal floated, not agreed
         "They're floating twenty-two weeks for the build.",
+        # a wish whose value sits in the to-infinitive's own clause
+        "Dana would love to get reactive work down to forty per cent, she said so twice.",
+        # a month of a year gone by
+        "The last refit, back in March 2024, cost them 90,000 pounds.",
     ],
 )
 def test_what_is_not_asserted_is_never_a_stated_fact(text: str) -> None:
@@ -126,6 +130,7 @@ def test_what_is_not_asserted_is_never_a_stated_fact(text: str) -> None:
         ("The board approved ninety-five thousand last week.", "ninety-five thousand"),
         ("We signed with Harbourline last year for 30,000 a year.", "30,000 a year"),
         ("The headcount was fourteen last Tuesday when I checked.", "fourteen"),
+        ("The go-live is in October 2026, the board signed it off.", "in October"),
     ],
 )
 def test_plain_statements_are_stated(text: str, value: str) -> None:
