@@ -12,11 +12,11 @@ counts as stated when a stated fact's value overlaps it.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from bench.evals.common import jsonl_rows
 from memory.consolidate.corrections import find_corrections
 from memory.consolidate.facts import FactIn, rule_facts
 from memory.store.ids import RecordingId
@@ -34,21 +34,13 @@ def read_sentences(path: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         raise InputError(f"no sentences file at {path}", fix="pass bench/assertion-sentences/set-a.jsonl")
     rows = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except ValueError as error:
-                raise InputError(f"{path}:{number} is not JSON ({error})") from error
-            missing = [f for f in FIELDS if f not in row]
-            if missing or row["value"] not in row["text"]:
-                raise InputError(
-                    f"{path}:{number}: "
-                    + (f"missing {', '.join(missing)}" if missing else "value not in text")
-                )
-            rows.append(row)
+    for number, row in jsonl_rows(path):
+        missing = [f for f in FIELDS if not isinstance(row, dict) or f not in row]
+        if missing or row["value"] not in row["text"]:
+            raise InputError(
+                f"{path}:{number}: " + (f"missing {', '.join(missing)}" if missing else "value not in text")
+            )
+        rows.append(row)
     return rows
 
 

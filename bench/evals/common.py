@@ -32,6 +32,19 @@ from models.errors import InputError
 BUDGETS = (400, 1000)  # words of context
 
 
+def jsonl_rows(path: Path, *, fix: str = "") -> Iterator[tuple[int, Any]]:
+    """(line number, the line's JSON) for every non-blank line of a JSON-lines file; a line that
+    is not JSON stops with its file and line named."""
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield number, json.loads(line)
+            except ValueError as exc:
+                raise InputError(f"{path}:{number} is not JSON ({exc})", fix=fix) from exc
+
+
 @dataclass(frozen=True)
 class EvalQuery:
     id: str

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from app.library import Library
-from bench.evals.common import EvalSet, temporary_library
+from bench.evals.common import EvalSet, jsonl_rows, temporary_library
 from bench.evals.consolidation_eval import Locator
 from bench.repair_labels import pair_kind, removed_mask
 from memory.consolidate.correction_phrases import Correction
@@ -56,20 +56,16 @@ def read_pairs(path: Path) -> list[dict[str, str]]:
     if not path.is_file():
         raise InputError(f"no pairs file at {path}", fix="pass ../shared/eval/disflqa-dev/dev.jsonl")
     pairs = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                raw = json.loads(line)
-                pair = {"id": str(raw.get("id", number)), "disfluent": raw["disfluent"]}
-                pair["fluent"] = raw["fluent"]
-                for extra in ("wrong_phrase", "corrected_phrase", "shape"):
-                    if isinstance(raw.get(extra), str):
-                        pair[extra] = raw[extra]
-            except (ValueError, KeyError, TypeError, AttributeError) as exc:
-                raise InputError(f"{path}:{number} is not a pair", fix=PAIR_FORMAT) from exc
-            pairs.append(pair)
+    for number, raw in jsonl_rows(path, fix=PAIR_FORMAT):
+        try:
+            pair = {"id": str(raw.get("id", number)), "disfluent": raw["disfluent"]}
+            pair["fluent"] = raw["fluent"]
+            for extra in ("wrong_phrase", "corrected_phrase", "shape"):
+                if isinstance(raw.get(extra), str):
+                    pair[extra] = raw[extra]
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise InputError(f"{path}:{number} is not a pair", fix=PAIR_FORMAT) from exc
+        pairs.append(pair)
     return pairs
 
 
