@@ -249,6 +249,8 @@ def _misread_group(t: Token) -> bool:
 
 
 def _takes_charge(verb: Token) -> bool:
+    """The verb takes charge of something with its particle or preposition (OWNER_PHRASES:
+    "picked up the supplier onboarding", "looking after the depot budgets"), and says what."""
     lemma = verb.lemma_.lower()
     for c in verb.children:
         if (lemma, c.lower_) not in OWNER_PHRASES:
