@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from memory.answer.across import one_per_project
-from memory.answer.asked_kind import kind_in, question_kind
+from memory.answer.asked_kind import CHECKED_KINDS, kind_in, question_kind
 from memory.answer.claims import RawClaim, sentences
 from memory.answer.context import (
     ContextPassage,
@@ -259,7 +259,35 @@ def judge_passages(
             )
             and p.support.names >= gate.min_names
         )
+    _keep_later_sayings(passages, terms, gate)
     return any(p.relevant for p in passages)
+
+
+def _keep_later_sayings(passages: Sequence[ContextPassage], terms: QuestionTerms, gate: Gate) -> None:
+    """Keep a passage of a later note of a kept passage's project that says fewer of the question's
+    words, as many as a passage close in meaning needs (`Gate.min_support_close`): it is how the
+    thing asked about stands now, and the question was asked in the words of the first saying
+    ("how many heads on the shutdown crew?": "the crew is eighty-five" kept, and "Leanne added a
+    second rigging team, so ninety-six all up" said weeks later). When the question asks for a kind
+    of thing (a name, an amount), the later passage's best sentence must say one. Only in one voice's
+    notes: in a conversation a later turn with the words is as often the other person's."""
+    kept = [p for p in passages if p.relevant]
+    kind = question_kind(terms.raw)
+    for p in passages:
+        if (
+            p.relevant
+            or len(p.speakers) > 1
+            or p.rank >= gate.max_rank
+            or p.support.coverage < gate.min_support_close
+            or p.support.names < gate.min_names
+            or not any(k.project_id == p.project_id and k.spoken_at < p.spoken_at for k in kept)
+        ):
+            continue
+        if kind in CHECKED_KINDS and not kind_in(
+            best_sentence(terms, sentences(p.text) or [p.text]), kind, terms
+        ):
+            continue
+        p.relevant = True
 
 
 # --- spans and corrections --------------------------------------------------------------------------
