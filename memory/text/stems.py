@@ -29,7 +29,10 @@ def _stemmer(language: str) -> snowballstemmer.stemmer:
 
 @lru_cache(maxsize=1 << 16)
 def stem(word: str, language: str = "en") -> str:
-    """The stem of a lower-case word; numbers, short words and codes are kept as they are."""
+    """The stem of a lower-case word; numbers, short words and codes are kept as they are, but a
+    number said in the plural is the number ("the Corvane 360s" asks about "the 360 feedback")."""
+    if len(word) > 1 and word.endswith("s") and word[:-1].isdigit():
+        return word[:-1]
     if len(word) <= 3 or not word.isalpha():
         return word
     return str(_stemmer(language).stemWord(word))

@@ -83,6 +83,12 @@ def test_stemming_matches_simple_inflections_only() -> None:
     assert stem("angebote", "de") == stem("angebot", "de") and stem("hallen", "de") == stem("halle", "de")
 
 
+def test_a_number_said_in_the_plural_is_the_number() -> None:
+    """ "What's the deadline for the Corvane 360s?" asks about "the 360 feedback window"."""
+    assert stem("360s") == stem("360") == "360" and stem("747s") == "747"
+    assert stem("s") == "s" and stem("30th") == "30th" and stem("4s4") == "4s4"
+
+
 def test_a_match_at_a_chunks_edge_gets_its_context_from_the_next_chunk(store: Store) -> None:
     texts = [f"{FILLER} number {i}" for i in range(12)]  # 19 words each: six segments a chunk
     texts[5] = (
