@@ -3,6 +3,8 @@ measures them; memory/consolidate/corrections.py says how they join the other re
 - a value said again (`said_again_corrections`): only to be taken back ("nine, I keep saying
   nine, it's eleven"), or a name put right by one spelled nearly the same ("Dunmore Partners,
   Dunmere Partners, I meant to say");
+- a number or day put right and the repair said again at once (`_right_said_twice`): "thirty-four
+  accounts, uh, forty-three, forty-three accounts";
 - a word cut off by a dash (`cut_off_corrections`): "sixty— sixty-five thousand", "one point f-,
   one point four million".
 """
@@ -10,6 +12,7 @@ measures them; memory/consolidate/corrections.py says how they join the other re
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from memory.consolidate.correction_phrases import Correction, match_values, phrase_values, right_phrase
 from memory.consolidate.correction_rules import COORDINATORS, WORD, differ, words
@@ -33,6 +36,7 @@ def said_again_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correcti
         if not any(len(said) > 1 for said in values.values()):
             continue
         here = _repeated(sentence.text, values) + _near_name(sentence.text, values["name"])
+        here += _right_said_twice(sentence.text, values, {w for _, w, _, _ in here})
         found += [
             Correction(marker, doc.span(sentence.start + wa, sentence.start + wb),
                        doc.span(sentence.start + ra, sentence.start + rb), family)
@@ -71,6 +75,49 @@ def _repeated(text: str, values: dict[str, list[tuple[int, int, str]]]) -> list[
             found.append((marker, (wa, wb), (ra, rb), family))
             break
     return found
+
+
+def _right_said_twice(
+    text: str, values: dict[str, list[tuple[int, int, str]]], wrong_taken: set[tuple[int, int]]
+) -> list[_Found]:
+    """A number or a day, straight after it another of its kind, and that one said again at once:
+    the speaker puts the slip right and repeats the repair to make it stick ("thirty-four accounts,
+    uh, forty-three, forty-three accounts"). Not a list ("and" or "or" between the first two), only
+    a repeat with no word between, and not for names ("Priya, Jonas, Jonas and Mei" is a list)."""
+    found: list[_Found] = []
+    for family in ("number", "date"):
+        said = values.get(family, [])
+        for i, ((wa, wb, wrong), (ra, rb, right)) in enumerate(pairwise(said)):
+            between = words(text[wb:ra])
+            if (
+                (wa, wb) in wrong_taken
+                or len(between) > RIGHT_REACH
+                or any(w in COORDINATORS for w in between)
+            ):
+                continue
+            end = _said_again_at_once(text, (ra, rb), said[i + 2] if i + 2 < len(said) else None)
+            if end is None or not differ(family, (text[wa:wb], wrong), (text[ra:rb], right)):
+                continue
+            marker = " ".join(text[wb:ra].strip(" ,;:.-\u2013\u2014").split())
+            found.append((marker, (wa, wb), (ra, end), family))
+    return found
+
+
+def _said_again_at_once(text: str, value: tuple[int, int], after: tuple[int, int, str] | None) -> int | None:
+    """Where the value's repeat ends, when it is said twice in a row: within its own span (a number
+    reader may read "forty-three, forty-three" as one) or as the next value, no word between."""
+    end = value[1]
+    while end < len(text) and (text[end].isalnum() or text[end] in "-'"):
+        end += 1  # to the end of its last word (a number read from words may stop a letter short)
+    said = words(text[value[0] : end])
+    half = len(said) // 2
+    if half and len(said) % 2 == 0 and said[:half] == said[half:]:
+        return end
+    if after is not None and not words(text[value[1] : after[0]]):
+        again = words(text[after[0] : after[1]])
+        if said and again[: len(said)] == said:
+            return after[1]
+    return None
 
 
 def _same_said(a: str, b: str) -> bool:

@@ -407,3 +407,30 @@ def test_a_repair_said_after_keeps_its_time_and_takes_back_the_unit() -> None:
     # the taken-back words are the value and its unit; the marker is the words that say the slip
     [c] = find_corrections(doc_of("The top of grade D is forty-two k, that's wrong, it's forty-four k."))
     assert (c.wrong.text, c.marker) == ("forty-two k", "that's wrong, it's")
+
+
+@pytest.mark.parametrize(
+    ("text", "wrong", "right", "kind"),
+    [
+        # the repair said twice to make it stick, no marker at all
+        ("Overall they've got thirty-four accounts, uh, forty-three, forty-three accounts in all.",
+         "thirty-four", "forty-three, forty-three", "number"),
+        ("The launch is on the 9th, the 16th, the 16th of November, after the audit.",
+         "the 9th", "the 16th", "date"),
+    ],
+)  # fmt: skip
+def test_a_repair_said_twice_puts_the_slip_right(text: str, wrong: str, right: str, kind: str) -> None:
+    [c] = find_corrections(doc_of(text))
+    assert (c.wrong.text, c.kind) == (wrong, kind) and c.right.text.startswith(right)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We need three, three more chairs for the panel.",  # one value said twice
+        "Between ten and twelve, twelve is better for the room.",  # a choice
+        "Send it to Priya, Jonas, Jonas and Mei.",  # names: a list
+    ],
+)
+def test_a_value_said_twice_alone_is_no_repair(text: str) -> None:
+    assert find_corrections(doc_of(text)) == []
