@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from memory.consolidate.fact_attributes import PAST, REPLACES
+from memory.consolidate.supersession_model import SupersessionModel, shipped_model
 from memory.store.store import Store
 from memory.text.dates import WEEKDAYS, date_interval
 from memory.text.nlp import language_of, parse
@@ -358,7 +359,68 @@ def _without_shared_words(current: Sequence[_Row], new: _Row, attributes: _Attri
     return near[0] if len(near) == 1 else None
 
 
-def resolve_validity(store: Store, project_id: int, embed: Embed | None = None) -> int:
+def learned_candidates(
+    earlier: Sequence[_Row],
+    new: _Row,
+    attributes: _Attributes,
+    said_with: Mapping[tuple[int, str], Sequence[_Row]],
+) -> list[tuple[_Row, dict[str, float]]]:
+    """The earlier facts the learned reader weighs for `new` (memory/consolidate/supersession_model.py:
+    of another, earlier note, a comparable and different value, not the date of something that
+    happened), each with its features. The same for training (bench/train_supersession.py) as here."""
+    found = [
+        o
+        for o in earlier
+        if o.kind in (ClaimKind.STATED, ClaimKind.INFERRED)
+        and comparable(o, new)
+        and not same_value(o, new)
+        and o.spoken_at < new.spoken_at
+        and not o.happened
+        and o.recording_id != new.recording_id
+    ]
+    alike = [attributes.alike(o, new) for o in found]
+    out = []
+    for o, a in zip(found, alike, strict=True):
+        kinds = {o.value_kind, new.value_kind}
+        out.append((o, {
+            "alike": a, "share": attributes.share(o, new), "sentences": attributes.sentences(o, new),
+            "most_alike": float(a >= max(alike)), "candidates": math.log(len(found)),
+            "changed": float(new.changed), "names_what": float(_names_what(new)),
+            "old_names_what": float(_names_what(o)), "same_kind": float(len(kinds) == 1),
+            "numbers_of_two_kinds": float(len(kinds) > 1 and kinds <= set(_NUMERIC)),
+            "named_again": float(_named_in(o, new, a)), "names_what_goes": float(_replaced(o, new)),
+            "day_named_again": float(_day_named_in(o, new, said_with)),
+            "fold": math.log(_fold(o, new)) if new.value_kind in _NUMERIC else 0.0,
+            "old_inferred": float(o.kind == ClaimKind.INFERRED),
+            "new_inferred": float(new.kind == ClaimKind.INFERRED),
+            "languages_differ": float(o.language != new.language), "date": float(new.value_kind == "date"),
+            "name": float(new.value_kind in ("person", "name")),
+            "number": float(new.value_kind in _NUMERIC),
+            "later_candidates": float(sum(1 for x in found if x.spoken_at > o.spoken_at)),
+        }))  # fmt: skip
+    return out
+
+
+def _learned_choice(
+    model: SupersessionModel,
+    earlier: Sequence[_Row],
+    new: _Row,
+    attributes: _Attributes,
+    said_with: Mapping[tuple[int, str], Sequence[_Row]],
+) -> _Row | None:
+    """The earlier fact the learned reader is surest `new` replaces, when it is sure enough and that
+    fact still holds."""
+    weighed = [(model.probability(f), o) for o, f in learned_candidates(earlier, new, attributes, said_with)]
+    if not weighed:
+        return None
+    p, old = max(weighed, key=lambda w: (w[0], w[1].spoken_at))
+    current = old.valid_until is None and old.restates is None
+    return old if p >= model.threshold and current else None
+
+
+def resolve_validity(
+    store: Store, project_id: int, embed: Embed | None = None, *, learned: bool = True
+) -> int:
     """Recompute restatements and supersession for the facts about one project (its own, and
     those said about it in other projects' notes), oldest first. Returns supersessions.
 
@@ -369,8 +431,11 @@ def resolve_validity(store: Store, project_id: int, embed: Embed | None = None) 
     embeddings' cosine with `embed`), or when the earlier value is named again where the new
     one is said ("from Textwell to Pingmate"), or, between notes in different languages (where
     words cannot be compared), when it is the only earlier amount of about the same size, or,
-    with `embed` and none of these, the earlier fact whose sentence is most like the new one's.
+    with `embed` and none of these, the earlier fact whose sentence is most like the new one's;
+    where none of these chose one, the learned reader's choice (`learned`, when a model ships:
+    memory/consolidate/supersession_model.py).
     """
+    model = shipped_model() if learned else None
     rows = _rows(store, project_id)
     attributes = _Attributes(rows, embed)
     said_with: dict[tuple[int, str], list[_Row]] = {}  # the facts of one sentence
@@ -417,6 +482,12 @@ def resolve_validity(store: Store, project_id: int, embed: Embed | None = None) 
             elif alike >= (MIN_SHARE_BARE if o.value_kind == new.value_kind == "number" else MIN_SHARE):
                 scored.append((1, alike, o.spoken_at, o))
         if not scored and not plain and (other := _without_shared_words(current, new, attributes)):
+            scored.append((0, 0.0, other.spoken_at, other))
+        if (
+            not scored
+            and model is not None
+            and (other := _learned_choice(model, earlier, new, attributes, said_with))
+        ):
             scored.append((0, 0.0, other.spoken_at, other))
         if scored:
             old = max(scored, key=lambda s: s[:3])[3]
