@@ -15,7 +15,9 @@ about project A in project B's note is filed under B and resolved with A's facts
   different languages (whose words cannot be compared), it is the only earlier amount of about
   the same size; failing all of these, the earlier fact whose sentence says most the same as the
   new one's (MiniLM cosine of the two sentences, at least MIN_SENTENCE_COSINE; with `embed`), or
-  the only earlier sum of thousands or more of about the same size (in the same language);
+  the only earlier sum of thousands or more of about the same size (in the same language); where
+  none of these chose one, a learned reader of the same signals may (memory/consolidate/
+  supersession_model.py, a logistic regression trained on the keyed sets, above its threshold);
 - a fact said plainly, not as a change ("go-live is the 4th of January"), supersedes only an
   earlier value of the same kind (a bare number and an amount count as one: "the budget is a
   hundred and ten thousand" names no currency) whose attribute is most alike (at least
