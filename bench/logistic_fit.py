@@ -1,4 +1,4 @@
-"""Fitting the answering models' standardised logistic regression (memory/answer/logistic.py).
+"""Fitting the answering models' standardised logistic regression (memory/logistic.py).
 
 Features are standardised on the training examples, classes weighed alike (answerable and
 unanswerable questions, or evidence and other sentences, are far from equal in number), and
@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from memory.answer.logistic import Model
+from memory.logistic import Model
 
 C = 1.0  # inverse regularisation strength (scikit-learn's default; not tuned)
 

@@ -69,31 +69,29 @@ def collect(sets: Sequence[Path]) -> list[Example]:
 
 
 def _examples(library: Any, name: str, key: list[dict[str, Any]]) -> list[Example]:
-    from app.consolidation.stages import _Vectors
-
     store = library.store
     notes = {rid: str(ext) for rid, ext in recordings.external_ids(store).items()}
     locate = Locator(library)
-    vectors = _Vectors(library)
+    embedder = library.models.embedder()
 
     def embed(texts: Sequence[str]) -> Mapping[str, np.ndarray]:
-        return vectors.of({t: t for t in texts})
+        return dict(zip(texts, embedder.embed(list(texts)), strict=True))
 
     projects = [int(project_id) for (project_id,) in store.rows("SELECT id FROM projects")]
     for project_id in projects:  # what the rules alone choose (the shipped reader may have been at work)
         fact_validity.resolve_validity(store, project_id, embed, learned=False)
     chosen = dict(store.rows("SELECT id, superseded_by FROM facts"))
 
-    def side(row: fact_validity._Row, k: dict[str, Any]) -> bool:
+    def side(row: fact_validity.Row, k: dict[str, Any]) -> bool:
         return notes.get(row.recording_id) == k["note"] and locate.overlaps(
             row.recording_id, row.quote, k["quote"]
         )
 
     out = []
     for project_id in projects:
-        rows = fact_validity._rows(store, project_id)
-        attributes = fact_validity._Attributes(rows, embed)
-        said_with: dict[tuple[int, str], list[fact_validity._Row]] = {}
+        rows = fact_validity.project_rows(store, project_id)
+        attributes = fact_validity.Attributes(rows, embed)
+        said_with: dict[tuple[int, str], list[fact_validity.Row]] = {}
         for r in rows:
             said_with.setdefault((r.recording_id, r.quote), []).append(r)
         for i, new in enumerate(rows):

@@ -1,7 +1,7 @@
 """The small learned models' weights, shipped as JSON files beside the modules that use them, each
 read once per process (the answerability model and sentence ranker, memory/answer; the repair-start
-ranker, memory/text; the commitment detector, memory/consolidate). A missing file means that model
-does not ship and the product decides without it."""
+ranker, memory/text; the commitment detector and the supersession reader, memory/consolidate). A
+missing file means that model does not ship and the product decides without it."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ from datetime import datetime
 
 from memory.answer.asked_kind import kind_in, question_kind
 from memory.answer.context import ContextPassage
-from memory.answer.logistic import StandardisedLogistic, shipped
+from memory.logistic import StandardisedLogistic, shipped
 from memory.search.hits import Hit
 from memory.store.clock import parse_time
 from memory.text.doc import split_sentences

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from memory.answer.asked_kind import kind_in, question_kind
 from memory.answer.context import ContextPassage, has_correction, opens_with_correction
-from memory.answer.logistic import StandardisedLogistic, shipped
+from memory.logistic import StandardisedLogistic, shipped
 from memory.text.quotes import word_count
 from memory.text.relevance import QuestionTerms, content_words, coverage, said_stems
 from memory.text.stems import stem, text_language

@@ -51,7 +51,7 @@ from memory.text.stems import stem
 
 
 @dataclass
-class _Row:
+class Row:
     id: int
     recording_id: int
     spoken_at: str
@@ -101,21 +101,21 @@ REPLACING = re.compile(
 )
 
 
-def _number(row: _Row) -> float | None:
+def _number(row: Row) -> float | None:
     try:
         return float(row.value_norm.split(" ", 1)[0])
     except ValueError:
         return None
 
 
-def _parts(row: _Row) -> tuple[str, str]:
+def _parts(row: Row) -> tuple[str, str]:
     """(currency, rate) of an amount; (unit, rate) of a count."""
     rest = row.value_norm.split(" ", 1)[1] if " " in row.value_norm else ""
     head, _, rate = rest.partition(" per ")
     return head, ("per " + rate if rate else "")
 
 
-def comparable(a: _Row, b: _Row) -> bool:
+def comparable(a: Row, b: Row) -> bool:
     """The same kind of value: an amount does not supersede a date; a count counts the same thing."""
     kinds = {a.value_kind, b.value_kind}
     if len(kinds) > 1 and not (kinds <= {"number", "amount"} or kinds <= {"number", "count"}):
@@ -134,7 +134,7 @@ def comparable(a: _Row, b: _Row) -> bool:
     return not (a.value_kind in _NUMERIC and b.value_kind in _NUMERIC and _fold(a, b) > MAX_FOLD)
 
 
-def _fold(a: _Row, b: _Row) -> float:
+def _fold(a: Row, b: Row) -> float:
     """How many times the larger of two numbers is the smaller (1 when either is unreadable), a
     bare number also read as said short ("seven eighty" for 780,000)."""
     x, y = _number(a), _number(b)
@@ -146,7 +146,7 @@ def _fold(a: _Row, b: _Row) -> float:
     return min(max(p, q) / min(p, q) for p, q in pairs)
 
 
-def same_value(a: _Row, b: _Row) -> bool:
+def same_value(a: Row, b: Row) -> bool:
     if a.value_kind == "date" or b.value_kind == "date":
         ia, ib = date_interval(a.value_norm), date_interval(b.value_norm)
         if ia is None or ib is None:
@@ -168,7 +168,7 @@ def same_value(a: _Row, b: _Row) -> bool:
     return na == nb or (bool(na) and bool(nb) and (na <= nb or nb <= na))
 
 
-def _named_in(old: _Row, new: _Row, alike: float) -> bool:
+def _named_in(old: Row, new: Row, alike: float) -> bool:
     """The earlier value is named again where the new one is said, as what goes ("from Textwell to
     Pingmate", "EduNest is out, ... going with Campusly instead"): with a word of replacing when
     the attributes share nothing."""
@@ -182,7 +182,7 @@ def _named_in(old: _Row, new: _Row, alike: float) -> bool:
 REPLACED_WITHIN = 2  # dependency edges from the word saying something goes down to what goes
 
 
-def _said_to_go(old: _Row, new: _Row) -> bool:
+def _said_to_go(old: Row, new: Row) -> bool:
     """The word of replacing is said of the earlier value, not of something else in the sentence:
     in spaCy's parse of the new sentence, a word of the earlier value hangs under it ("switching
     ... from Textwell", "Textwell was dropped") or beside it when it is no verb ("EduNest is out");
@@ -202,7 +202,7 @@ def _said_to_go(old: _Row, new: _Row) -> bool:
     )
 
 
-def _day_named_in(old: _Row, new: _Row, said_with: Mapping[tuple[int, str], Sequence[_Row]]) -> bool:
+def _day_named_in(old: Row, new: Row, said_with: Mapping[tuple[int, str], Sequence[Row]]) -> bool:
     """The earlier date is said again beside the new one, as what goes ("The steering group on the
     21st is off, they've moved it to Thursday the 19th of November"): another date of the new
     sentence covers the earlier one, and the sentence says a word of replacing."""
@@ -221,7 +221,7 @@ def _day_named_in(old: _Row, new: _Row, said_with: Mapping[tuple[int, str], Sequ
 _BARE_DAY = re.compile(r"(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)", re.I)
 
 
-def _same_day_of_month(old: _Row, bare: _Row) -> bool:
+def _same_day_of_month(old: Row, bare: Row) -> bool:
     """Whether a bare day ("the 14th", said alone) names the earlier date: its month is not said,
     and the note's date may not settle it (said on 10 March of the 14th of April), so the day of
     the month has to agree."""
@@ -229,14 +229,14 @@ def _same_day_of_month(old: _Row, bare: _Row) -> bool:
     return said is not None and old.value_norm[8:10] == f"{int(said.group(1)):02d}"
 
 
-def _names_what(row: _Row) -> bool:
+def _names_what(row: Row) -> bool:
     """The fact's attribute is words of its sentence, not only the kind or unit of its value (a
     fact whose sentence says nothing of what the value is of gets "date", "buildings"): two such
     attributes are alike whatever they are about."""
     return bool(row.attribute) and row.attribute not in (row.value_kind, _parts(row)[0])
 
 
-def _replaced(old: _Row, new: _Row) -> bool:
+def _replaced(old: Row, new: Row) -> bool:
     """The change names what it replaces, and that is the earlier fact ("switch me from the day
     rate to ...": the earlier 1,150 a day; "from Textwell to ...")."""
     return bool(new.replaces) and new.replaces <= old.context | {
@@ -244,7 +244,7 @@ def _replaced(old: _Row, new: _Row) -> bool:
     }
 
 
-def _near(old: _Row, new: _Row, at_least: float = 0.0) -> bool:
+def _near(old: Row, new: Row, at_least: float = 0.0) -> bool:
     """Two amounts (or bare numbers) of about the same size (within MAX_RATIO), each at least
     `at_least`."""
     x, y = _number(old), _number(new)
@@ -253,24 +253,24 @@ def _near(old: _Row, new: _Row, at_least: float = 0.0) -> bool:
     return min(x, y) >= at_least and max(x, y) / min(x, y) <= MAX_RATIO
 
 
-class _Attributes:
+class Attributes:
     """How alike two facts' attributes are: the rarity-weighted share of their stems (within one
     language), and, with `similarity`, the cosine of their embeddings."""
 
-    def __init__(self, rows: Sequence[_Row], embed: Embed | None) -> None:
+    def __init__(self, rows: Sequence[Row], embed: Embed | None) -> None:
         df = Counter(w for r in rows for w in r.context)
         self.weights = {w: math.log(1 + len(rows) / n) for w, n in df.items()}
         texts = sorted({r.attribute for r in rows if r.attribute} | {r.quote for r in rows})
         self.vectors = embed(texts) if embed is not None and texts else {}
 
-    def share(self, a: _Row, b: _Row) -> float:
+    def share(self, a: Row, b: Row) -> float:
         """Shared weight over the geometric mean of the two sides' weights (0..1)."""
         shared = sum(self.weights.get(w, 0.0) for w in a.context & b.context)
         wa = sum(self.weights.get(w, 0.0) for w in a.context)
         wb = sum(self.weights.get(w, 0.0) for w in b.context)
         return shared / math.sqrt(wa * wb) if wa > 0 and wb > 0 else 0.0
 
-    def alike(self, a: _Row, b: _Row) -> float:
+    def alike(self, a: Row, b: Row) -> float:
         """0..1; 0 when they cannot be compared (different languages)."""
         if a.language != b.language:
             return 0.0
@@ -286,7 +286,7 @@ class _Attributes:
             )
         return score
 
-    def sentences(self, a: _Row, b: _Row) -> float:
+    def sentences(self, a: Row, b: Row) -> float:
         """Cosine of the two facts' sentences (0 without vectors, or in different languages)."""
         va, vb = self.vectors.get(a.quote), self.vectors.get(b.quote)
         if va is None or vb is None or a.language != b.language:
@@ -297,7 +297,7 @@ class _Attributes:
 _WEEKDAY_ONLY = re.compile(rf"(?:on\s+)?(?:(?:this|next|last)\s+)?(?:{'|'.join(WEEKDAYS)})s?", re.I)
 
 
-def _by_sentence(current: Sequence[_Row], new: _Row, attributes: _Attributes) -> _Row | None:
+def _by_sentence(current: Sequence[Row], new: Row, attributes: Attributes) -> Row | None:
     """The earlier fact whose sentence says the most the same as the new one's (MiniLM cosine at
     least MIN_SENTENCE_COSINE), for a change whose attribute matches no earlier one by its words.
     Not a day named by its weekday alone ("they like Thursday evenings": a day of every week), nor
@@ -315,7 +315,7 @@ def _by_sentence(current: Sequence[_Row], new: _Row, attributes: _Attributes) ->
     return best[3] if best is not None and best[0] >= MIN_SENTENCE_COSINE else None
 
 
-def _rows(store: Store, project_id: int) -> list[_Row]:
+def project_rows(store: Store, project_id: int) -> list[Row]:
     name = store.one("SELECT name FROM projects WHERE id = ?", (project_id,))
     names = {r[0] for r in store.rows("SELECT name FROM projects")}
     subject = name["name"] if name else ""
@@ -326,7 +326,7 @@ def _rows(store: Store, project_id: int) -> list[_Row]:
         (subject, project_id),
     )
     return [
-        _Row(
+        Row(
             r["id"],
             r["recording_id"],
             r["spoken_at"],
@@ -348,7 +348,7 @@ def _rows(store: Store, project_id: int) -> list[_Row]:
     ]
 
 
-def _without_shared_words(current: Sequence[_Row], new: _Row, attributes: _Attributes) -> _Row | None:
+def _without_shared_words(current: Sequence[Row], new: Row, attributes: Attributes) -> Row | None:
     """The earlier fact a change replaces when no attribute is alike enough: the only amount of
     about its size in a note of the other language, else the fact whose sentence is most like
     the new one's, else the only earlier sum of thousands or more of about its size."""
@@ -362,11 +362,11 @@ def _without_shared_words(current: Sequence[_Row], new: _Row, attributes: _Attri
 
 
 def learned_candidates(
-    earlier: Sequence[_Row],
-    new: _Row,
-    attributes: _Attributes,
-    said_with: Mapping[tuple[int, str], Sequence[_Row]],
-) -> list[tuple[_Row, dict[str, float]]]:
+    earlier: Sequence[Row],
+    new: Row,
+    attributes: Attributes,
+    said_with: Mapping[tuple[int, str], Sequence[Row]],
+) -> list[tuple[Row, dict[str, float]]]:
     """The earlier facts the learned reader weighs for `new` (memory/consolidate/supersession_model.py:
     of another, earlier note, a comparable and different value, not the date of something that
     happened), each with its features. The same for training (bench/train_supersession.py) as here."""
@@ -403,13 +403,13 @@ def learned_candidates(
     return out
 
 
-def _learned_choice(
+def learned_choice(
     model: SupersessionModel,
-    earlier: Sequence[_Row],
-    new: _Row,
-    attributes: _Attributes,
-    said_with: Mapping[tuple[int, str], Sequence[_Row]],
-) -> _Row | None:
+    earlier: Sequence[Row],
+    new: Row,
+    attributes: Attributes,
+    said_with: Mapping[tuple[int, str], Sequence[Row]],
+) -> Row | None:
     """The earlier fact the learned reader is surest `new` replaces, when it is sure enough and that
     fact still holds."""
     weighed = [(model.probability(f), o) for o, f in learned_candidates(earlier, new, attributes, said_with)]
@@ -438,13 +438,13 @@ def resolve_validity(
     memory/consolidate/supersession_model.py).
     """
     model = shipped_model() if learned else None
-    rows = _rows(store, project_id)
-    attributes = _Attributes(rows, embed)
-    said_with: dict[tuple[int, str], list[_Row]] = {}  # the facts of one sentence
+    rows = project_rows(store, project_id)
+    attributes = Attributes(rows, embed)
+    said_with: dict[tuple[int, str], list[Row]] = {}  # the facts of one sentence
     for r in rows:
         said_with.setdefault((r.recording_id, r.quote), []).append(r)
     superseded = 0
-    seen: dict[str, list[_Row]] = {}  # earlier facts by family of value (only those can compare)
+    seen: dict[str, list[Row]] = {}  # earlier facts by family of value (only those can compare)
     for new in rows:
         family = seen.setdefault("numeric" if new.value_kind in _NUMERIC else new.value_kind, [])
         earlier = [
@@ -471,7 +471,7 @@ def resolve_validity(
             for o in earlier
             if o.valid_until is None and o.restates is None and o.spoken_at < new.spoken_at and not o.happened
         ]
-        scored: list[tuple[int, float, str, _Row]] = []
+        scored: list[tuple[int, float, str, Row]] = []
         for o in current:
             alike = attributes.alike(o, new)
             if plain:  # only what plainly says the same thing, with a value of the same kind
@@ -488,7 +488,7 @@ def resolve_validity(
         if (
             not scored
             and model is not None
-            and (other := _learned_choice(model, earlier, new, attributes, said_with))
+            and (other := learned_choice(model, earlier, new, attributes, said_with))
         ):
             scored.append((0, 0.0, other.spoken_at, other))
         if scored:

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memory.answer.logistic import StandardisedLogistic
-from memory.shipped_weights import read_once
+from memory.logistic import StandardisedLogistic, shipped
 
 WEIGHTS_FILE = "supersession_model.json"
 FEATURES = (
@@ -30,5 +29,4 @@ class SupersessionModel(StandardisedLogistic):
 
 def shipped_model() -> SupersessionModel | None:
     """The model shipped beside this module, read once; None when there is none."""
-    found = read_once("memory.consolidate", WEIGHTS_FILE, SupersessionModel.from_json)
-    return found if isinstance(found, SupersessionModel) else None
+    return shipped(SupersessionModel, WEIGHTS_FILE, "memory.consolidate")

@@ -1,9 +1,10 @@
-"""The small learned models of answering: a standardised logistic regression and its weights file.
+"""The small learned models' standardised logistic regression and its weights file.
 
-Both the answerability decision (memory/answer/answerability.py) and the sentence ranker
-(memory/answer/sentence_ranker.py) are p = σ(b + Σ wᵢ (xᵢ − μᵢ) / sᵢ) over named features, trained
-by scikit-learn in bench/ and shipped, when they hold on the left-out sets, as a JSON file beside
-this module. A missing file means none ships and the product decides without it.
+The answerability decision (memory/answer/answerability.py), the sentence ranker
+(memory/answer/sentence_ranker.py) and the supersession reader (memory/consolidate/
+supersession_model.py) are p = σ(b + Σ wᵢ (xᵢ − μᵢ) / sᵢ) over named features, trained by
+scikit-learn in bench/ and shipped, when they hold on the left-out sets, as a JSON file beside the
+module that uses them. A missing file means none ships and the product decides without it.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ class StandardisedLogistic:
 Model = TypeVar("Model", bound=StandardisedLogistic)
 
 
-def shipped(kind: type[Model], file_name: str) -> Model | None:
-    """The model shipped beside this module as `file_name`, read once; None when there is none."""
-    found = read_once("memory.answer", file_name, kind.from_json)
+def shipped(kind: type[Model], file_name: str, package: str = "memory.answer") -> Model | None:
+    """The model shipped in `package` as `file_name`, read once; None when there is none."""
+    found = read_once(package, file_name, kind.from_json)
     return found if isinstance(found, kind) else None
