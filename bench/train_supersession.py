@@ -4,7 +4,7 @@
 
 Each keyed set's notes are read into a fresh library (bench.evals.common, consolidated by the
 product), and for every fact each earlier fact the reader would weigh (memory/consolidate/
-fact_validity.py `learned_candidates`) is an example, labelled by the set's key (its old quote and
+supersession_model.py `learned_candidates`) is an example, labelled by the set's key (its old quote and
 its new quote are one `superseded` item's). The sets are ours (consultant-dev, consultant-dev-2,
 bench/scenarios), so the product may ship what is learned from them.
 
@@ -32,8 +32,13 @@ import numpy as np
 from bench.evals.common import EvalSet, temporary_library
 from bench.evals.consolidation_eval import Locator
 from bench.logistic_fit import fit_standardised
-from memory.consolidate import fact_validity
-from memory.consolidate.supersession_model import FEATURES, WEIGHTS_FILE, SupersessionModel
+from memory.consolidate import fact_pairs, fact_validity
+from memory.consolidate.supersession_model import (
+    FEATURES,
+    WEIGHTS_FILE,
+    SupersessionModel,
+    learned_candidates,
+)
 from memory.store import recordings
 
 REPO = Path(__file__).resolve().parents[1]
@@ -82,20 +87,20 @@ def _examples(library: Any, name: str, key: list[dict[str, Any]]) -> list[Exampl
         fact_validity.resolve_validity(store, project_id, embed, learned=False)
     chosen = dict(store.rows("SELECT id, superseded_by FROM facts"))
 
-    def side(row: fact_validity.Row, k: dict[str, Any]) -> bool:
+    def side(row: fact_pairs.Row, k: dict[str, Any]) -> bool:
         return notes.get(row.recording_id) == k["note"] and locate.overlaps(
             row.recording_id, row.quote, k["quote"]
         )
 
     out = []
     for project_id in projects:
-        rows = fact_validity.project_rows(store, project_id)
-        attributes = fact_validity.Attributes(rows, embed)
-        said_with: dict[tuple[int, str], list[fact_validity.Row]] = {}
+        rows = fact_pairs.project_rows(store, project_id)
+        attributes = fact_pairs.Attributes(rows, embed)
+        said_with: dict[tuple[int, str], list[fact_pairs.Row]] = {}
         for r in rows:
             said_with.setdefault((r.recording_id, r.quote), []).append(r)
         for i, new in enumerate(rows):
-            for old, features in fact_validity.learned_candidates(rows[:i], new, attributes, said_with):
+            for old, features in learned_candidates(rows[:i], new, attributes, said_with):
                 label = any(side(old, k["old"]) and side(new, k["new"]) for k in key)
                 x = tuple(features[f] for f in FEATURES)
                 out.append(Example(name, (project_id, new.id), x, label, chosen.get(old.id) == new.id))

@@ -9,16 +9,20 @@ from pathlib import Path
 import pytest
 
 from bench import train_supersession
-from memory.consolidate import fact_validity
-from memory.consolidate.supersession_model import FEATURES, SupersessionModel, shipped_model
+from memory.consolidate.fact_pairs import Attributes, Row
+from memory.consolidate.supersession_model import (
+    FEATURES,
+    SupersessionModel,
+    learned_candidates,
+    learned_choice,
+    shipped_model,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _row(id: int, recording_id: int, spoken_at: str, value: str, norm: str, quote: str) -> fact_validity.Row:
-    return fact_validity.Row(
-        id, recording_id, spoken_at, "count", norm, value, "crew", {"crew"}, False, "stated", quote
-    )
+def _row(id: int, recording_id: int, spoken_at: str, value: str, norm: str, quote: str) -> Row:
+    return Row(id, recording_id, spoken_at, "count", norm, value, "crew", {"crew"}, False, "stated", quote)
 
 
 EARLIER = _row(1, 1, "2027-02-10T18:00:00", "eighty-five", "85", "Crew for that one is eighty-five.")
@@ -33,19 +37,19 @@ def _model(threshold: float) -> SupersessionModel:
     return SupersessionModel(FEATURES, (0.0,) * n, (1.0,) * n, tuple(-c for c in coef), 4.0, (), threshold)
 
 
-def _choice(model: SupersessionModel, *earlier: fact_validity.Row) -> fact_validity.Row | None:
+def _choice(model: SupersessionModel, *earlier: Row) -> Row | None:
     rows = [*earlier, NEW]
-    attributes = fact_validity.Attributes(rows, None)
-    return fact_validity.learned_choice(model, list(earlier), NEW, attributes, {})
+    attributes = Attributes(rows, None)
+    return learned_choice(model, list(earlier), NEW, attributes, {})
 
 
 def test_the_reader_weighs_each_earlier_fact_of_another_note() -> None:
     rows = [EARLIER, OTHER]
-    weighed = fact_validity.learned_candidates(rows, NEW, fact_validity.Attributes([*rows, NEW], None), {})
+    weighed = learned_candidates(rows, NEW, Attributes([*rows, NEW], None), {})
     assert [old.id for old, _ in weighed] == [1, 2]
     assert all(set(features) == set(FEATURES) for _, features in weighed)
     same_note = _row(4, 3, "2027-04-15T17:00:00", "ninety", "90", "Ninety, maybe.")
-    assert fact_validity.learned_candidates([same_note], NEW, fact_validity.Attributes([NEW], None), {}) == []
+    assert learned_candidates([same_note], NEW, Attributes([NEW], None), {}) == []
 
 
 def test_the_surest_earlier_fact_is_replaced_when_sure_enough() -> None:
@@ -54,7 +58,7 @@ def test_the_surest_earlier_fact_is_replaced_when_sure_enough() -> None:
 
 
 def test_a_fact_already_replaced_is_not_replaced_again() -> None:
-    gone = fact_validity.Row(**{**EARLIER.__dict__, "valid_until": "2027-03-01T18:00:00"})
+    gone = Row(**{**EARLIER.__dict__, "valid_until": "2027-03-01T18:00:00"})
     assert _choice(_model(0.5), gone) is None
 
 
