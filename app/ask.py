@@ -3,7 +3,7 @@
 The pipeline (each step measured):
 1. hybrid retrieval (app.search), scoped to projects and to what was said up to `as_of`;
 2. a small context of whole raw segments within the word budget (memory.answer.context), each passage
-   judged relevant or not by word evidence (memory.answer.answers.judge_passages);
+   judged relevant or not by word evidence (memory.answer.relevance_gate.judge_passages);
 3. nothing relevant: "Not in your notes", with the nearest passages; no model call at all;
 4. otherwise the chat model answers as JSON claims over the relevant passages only; each claim is
    checked as soon as it is complete and streamed if it survives (app/ask_model.py);
@@ -29,14 +29,7 @@ from app.library import Library
 from app.search import resolve_scope, search
 from memory.answer.across import asks_across_projects, passages_across
 from memory.answer.answerability import AnswerabilityModel, features, shipped_model
-from memory.answer.answers import (
-    Answer,
-    Claim,
-    Gate,
-    Labeller,
-    judge_passages,
-    show_corrected_lines,
-)
+from memory.answer.answers import Answer, Claim, Labeller, show_corrected_lines
 from memory.answer.asked_kind import frame_stems, lacks_asked_kind, question_kind
 from memory.answer.commitment_answers import commitment_claims, commitment_question, matching_commitments
 from memory.answer.connection_answers import connection_claims, matching_connections
@@ -47,6 +40,7 @@ from memory.answer.near_words import with_near_words
 from memory.answer.not_yet_known import says_not_known
 from memory.answer.question_parts import with_parts
 from memory.answer.quoted_passages import with_quoted_passages
+from memory.answer.relevance_gate import Gate, judge_passages
 from memory.answer.sentence_ranker import SentenceRanker, shipped_ranker
 from memory.search.hits import Hit
 from memory.search.ranking import merge_per_project

@@ -8,8 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.library import Library
-from memory.answer.answers import Claim, Gate, extractive_claims
+from memory.answer.answers import Claim, extractive_claims
 from memory.answer.context import ContextPassage
+from memory.answer.relevance_gate import Gate
 from memory.answer.sentence_ranker import SentenceRanker
 from memory.text.relevance import QuestionTerms
 

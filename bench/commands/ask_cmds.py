@@ -16,7 +16,7 @@ ORDER = 90
 
 def _gate_overrides(pairs: list[str] | None) -> Any:
     """`--gate min_support=0.4`: try a relevance setting without editing code."""
-    from memory.answer.answers import Gate
+    from memory.answer.relevance_gate import Gate
 
     gate = Gate()
     known = {f.name: type(getattr(gate, f.name)) for f in fields(Gate)}

@@ -28,7 +28,8 @@ from app.ask import AskRequest, ask
 from app.library import Library
 from bench.evals.common import EvalQuery, EvalSet, mean, percentile, temporary_library
 from memory.answer.answerability import AnswerabilityModel
-from memory.answer.answers import Answer, Gate
+from memory.answer.answers import Answer
+from memory.answer.relevance_gate import Gate
 from memory.search.index import external_segment_ids
 from memory.store.recordings import get_segments
 from memory.store.store import Store

@@ -1,6 +1,6 @@
 """Can the notes answer this question? A small learned, calibrated decision over what retrieval found.
 
-The word-overlap gate (memory/answer/answers.py, `judge_passages`) says which passages speak to a
+The word-overlap gate (memory/answer/relevance_gate.py, `judge_passages`) says which passages speak to a
 question; whether the question is *answered* is decided here, by a logistic regression over a few
 features of the question and its best passages: how much of the question's words and names the
 best window covers, how many passages the gate kept, the retrieval scores and their gap, and

@@ -12,14 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory.answer.answers import (
-    Gate,
-    Labeller,
-    best_sentence,
-    extractive_claims,
-    prompt_sentences,
-    through_corrections,
-)
+from memory.answer.answers import Labeller, extractive_claims, prompt_sentences, through_corrections
 from memory.answer.asked_kind import question_kind
 from memory.answer.claims import ClaimReader, RawClaim, claim_schema, read_claims, sentences
 from memory.answer.context import (
@@ -29,6 +22,7 @@ from memory.answer.context import (
     has_correction,
     opens_with_correction,
 )
+from memory.answer.relevance_gate import Gate, best_sentence
 from memory.store.llm_log import get_call, list_calls, log_call, prompt_text
 from memory.store.recordings import Segment
 from memory.text.quotes import normalise

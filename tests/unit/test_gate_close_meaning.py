@@ -1,11 +1,11 @@
 """A question asked in other words than the note's: the relevance gate keeps a passage that says
 fewer of its words when the embedding model puts the passage close to the question in meaning
-(memory/answer/answers.py `Gate.min_cosine`, `Gate.min_support_close`), and only then."""
+(memory/answer/relevance_gate.py `Gate.min_cosine`, `Gate.min_support_close`), and only then."""
 
 from __future__ import annotations
 
-from memory.answer.answers import Gate, judge_passages
 from memory.answer.context import ContextPassage
+from memory.answer.relevance_gate import Gate, judge_passages
 from memory.store.ids import RecordingId
 from memory.store.recordings import Segment
 from memory.store.store import Store

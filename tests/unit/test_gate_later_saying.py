@@ -1,11 +1,11 @@
 """A later note of a kept passage's project that says how the thing asked about stands now, in fewer
-of the question's words, is kept too (memory/answer/answers.py `_keep_later_sayings`), and only a
+of the question's words, is kept too (memory/answer/relevance_gate.py `_keep_later_sayings`), and only a
 later one of the same project that says the kind of thing asked for."""
 
 from __future__ import annotations
 
-from memory.answer.answers import Gate, judge_passages
 from memory.answer.context import ContextPassage
+from memory.answer.relevance_gate import Gate, judge_passages
 from memory.store.ids import RecordingId
 from memory.store.recordings import Segment
 from memory.store.store import Store
