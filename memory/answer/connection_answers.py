@@ -16,8 +16,10 @@ A connection answers a question asked across projects (memory/answer/across.py d
 A question across projects that names no shared thing but the kind of thing shared ("Is anybody
 working with more than one of my clients?", "a supplier problem at one client that could hit
 another?", "competing for the same money?", "do the rules I ran into elsewhere apply?") is
-answered, when nothing else answers it, by the connections of that kind: a person, an organisation
-or product, a fund or grant, a regulation (spaCy's lemmas of the question; `asked_kinds`).
+answered by the connections of that kind: a person, an organisation or product, a fund or grant, a
+regulation (spaCy's lemmas of the question; `asked_kinds`; "who" alone, a person or an organisation).
+Those of the kind come first even when the question's words found others ("which supplier do two of
+my clients both use?" is not answered by the grant both apply for, whose side says "clients").
 A question about the speaker's own calendar clashing ("any scheduling conflicts in June?", "have I
 double-booked myself?": memory/answer/across.py `asks_about_clashes`) is answered by calendar
 clashes only: on the days or months it names, else still to come when it looks ahead ("coming
@@ -79,7 +81,10 @@ def matching_connections(
             found.append(c)
         elif kinds and _is_of(c, kinds):
             by_kind.append(c)
-    return (found or by_kind)[:MAX_CONNECTIONS]
+    # A question that says the kind of thing shared ("which supplier …", "anybody …") is answered by
+    # connections of that kind first, whatever other connections its words found.
+    of_kind = [c for c in found if _is_of(c, kinds)] + by_kind if kinds else []
+    return (of_kind or found)[:MAX_CONNECTIONS]
 
 
 # The words a question says the kind of shared thing with (lemmas), and what each kind takes.
@@ -107,6 +112,8 @@ def asked_kinds(question: str) -> set[str]:
     doc = nlp.parse(question)
     lemmas = {t.lemma_.lower() for t in doc} | {t.lower_ for t in doc}
     kinds = {kind for kind, words in _ASKED_KIND_WORDS.items() if words & lemmas}
+    if kinds == {"person"} and not (_ASKED_KIND_WORDS["person"] - {"who"}) & lemmas:
+        kinds.add("organisation")  # "who is installing …?": a firm answers "who" as a person does
     # "Do I know the stage manager from another job?": knowing or meeting someone asks for a person
     # (not "nobody knows how to merge them")
     if any(

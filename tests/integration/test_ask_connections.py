@@ -3,7 +3,8 @@ on a real library file: notes written for this test (none from the eval sets), i
 way and consolidated by the rules.
 
 Asserted: a question that names what two projects share quotes both projects; a question whose
-words one side says reaches the other side too; a clash on a day the question names is quoted from
+words one side says reaches the other side too; a question that says the kind of thing shared
+("anybody") is answered by that kind first; a clash on a day the question names is quoted from
 both notes with its reading inferred; a question about one project, or a connection the user
 dismissed, does not answer from connections; every quote is raw words.
 """
@@ -93,6 +94,18 @@ def test_a_clash_on_the_day_asked_about_is_quoted_from_both_notes(library: Libra
         library, AskRequest("Do I have any clashes across my projects on 3 July?", as_of=ASKED, no_llm=True)
     )
     assert other.mode != "connections"
+
+
+def test_a_question_that_says_the_kind_of_thing_shared_is_answered_by_that_kind(library: Library) -> None:
+    # The words "Birchfield launch event" find the clash (one side says them); "anybody" asks for a
+    # person, and the person both projects share answers, not the day they share.
+    question = "Is anybody at the Birchfield launch event also at another client of mine?"
+    answer = ask(library, AskRequest(question, as_of=ASKED, no_llm=True))
+    assert answer.answer_found and answer.mode == "connections"
+    stated = [c for c in answer.stated if "Ravi Chandran" in c.text]
+    assert _projects(stated) == {"Alder Hospital", "Birchfield Council"}
+    assert not any("launch event" in c.text for c in answer.stated)
+    assert quote_violations(library.store, answer) == 0
 
 
 def test_a_question_about_one_project_is_not_answered_from_connections(library: Library) -> None:

@@ -93,6 +93,8 @@ KINDS = [
     ("Are two of my clients after the same funding?", {"fund"}),
     ("Does a regulation from one project matter for another?", {"regulation"}),
     ("What did we decide about the launch?", set()),
+    # "who" alone is answered by a firm as well as a person
+    ("Who is fitting the new boilers, and have I worked with them before?", {"person", "organisation"}),
 ]
 
 
