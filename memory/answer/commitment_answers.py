@@ -8,7 +8,9 @@ commitment_store.py), each with its quote and segments; a passage search finds t
 instead ("Markus still owes us the data dump" for "What do I owe Jana?").
 
 A question is about commitments when spaCy reads a word of owing or promising in it (owe, promise,
-commitment, commit, due, overdue; German, which has no spaCy pipeline here, by its word forms). Who
+commitment, commit, due, overdue; "due" and "supposed to" only between the user and someone, not said
+of a thing: "When was the bid due?" asks a date; German, which has no spaCy pipeline here, by its
+word forms). Who
 owes whom is read from the parse ("do *I* owe", "owes *me*"); the names it says pick the parties or
 the projects. When no commitment matches, the question is answered from passages as any other.
 Every stated line is a quote of the raw words, cited. The inferred line under it is consolidation's
@@ -72,11 +74,11 @@ def commitment_question(question: str) -> CommitmentQuestion | None:
     if language_of(question) == "de":
         return _german_question(question)
     doc = parse(question)
-    owing = [t for t in doc if t.lemma_.lower() in _OWING_LEMMAS]
+    owing = [t for t in doc if t.lemma_.lower() in _OWING_LEMMAS and _said_of_a_thing(t) is None]
     # "What's Tomasz supposed to be sending me?", "What was Dev meant to send me?": the thing to be
     # done is owed (not "When was the meeting supposed to be?": no deed, a time).
     for t in doc:
-        if t.lemma_.lower() in _EXPECTED and t.tag_ in ("VBN", "VBD"):
+        if t.lemma_.lower() in _EXPECTED and t.tag_ in ("VBN", "VBD") and _said_of_a_thing(t) is None:
             deeds = [
                 c for c in t.children if c.dep_ == "xcomp" and c.pos_ == "VERB" and c.lemma_.lower() != "be"
             ]
@@ -119,6 +121,32 @@ def commitment_question(question: str) -> CommitmentQuestion | None:
     # The names it says, read as the relevance gate reads a question's names.
     names = frozenset(question_names(question))
     return CommitmentQuestion(mine, names, _name_phrases(doc, names), thing, delivered)
+
+
+_OWED_ONLY_BY_A_PARTY = frozenset({"due", "overdue", "suppose", "mean"})
+_NO_PARTY = frozenset({"it", "this", "that", "they"})
+
+
+def _said_of_a_thing(word: Token) -> Token | None:
+    """The thing an owing word is said of, when no party is: "owe" and "promise" are always between
+    parties; "due", "supposed to" and "meant to" are too when the speaker is in the question ("what's
+    due from me?") or their subject is someone ("When is Tomasz supposed to send it?", "Is anything
+    overdue?"). Said of a thing ("When was the Greyfell bid due?", "when was the consultation
+    supposed to kick off?", "When is the contractor supposed to finish the roof?") they ask for that
+    thing's date, which the notes say as they say any other: the question is not one about the
+    user's commitments. (Answering it from a promise that names the thing was measured and not
+    kept: docs/benchmarks.md.)"""
+    if word.lemma_.lower() not in _OWED_ONLY_BY_A_PARTY:
+        return None
+    if any(t.lower_ in _SPEAKER | _SPEAKER_OBJECT | _MY for t in word.doc):
+        return None
+    holders = [word, word.head] if word.dep_ in ("acomp", "amod", "attr") else [word]
+    subjects = [c for h in holders for c in h.children if c.dep_ in ("nsubj", "nsubjpass")]
+    if word.dep_ in ("amod", "acl"):  # "anything overdue", "the consultation supposed to start"
+        subjects.append(word.head)
+    if any(s.pos_ == "PROPN" or (s.pos_ == "PRON" and s.lower_ not in _NO_PARTY) for s in subjects):
+        return None
+    return next((s for s in subjects if s.pos_ == "NOUN"), None)
 
 
 def _asked_delivery(doc: Doc) -> tuple[Token, frozenset[str]] | None:

@@ -13,7 +13,7 @@ def test_owing_and_promising_in_either_direction() -> None:
     assert owed is not None and owed.mine is False
     either = commitment_question("Is anything overdue on Orchard Bank?")
     assert either is not None and either.mine is None and "orchard" in either.names
-    assert commitment_question("When is the Fischer report due?") is not None
+    assert commitment_question("What's due from me this week?") is not None
     my = commitment_question("Which of my commitments are still open?")
     assert my is not None and my.mine is True
 
@@ -38,6 +38,10 @@ def test_other_questions_are_not_about_commitments() -> None:
         # a time something was to happen, and a wait that is not between the user and someone
         "When was the steering call supposed to be?",
         "What is the warehouse waiting for?",
+        # "due" and "supposed to" said of a thing, not between the user and someone: a date asked
+        "When is the Fischer report due?",
+        "When was the harbour tender due in?",
+        "When was the depot consultation supposed to start?",
     ):
         assert commitment_question(question) is None, question
 
