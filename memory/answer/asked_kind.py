@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from memory.answer.price_rates import says_rate, units_said
+from memory.answer.price_rates import PRICE_STEMS, asks_price, says_rate, units_said
 from memory.text import nlp
 from memory.text.numbers import find_quantities
 from memory.text.quotes import tokens
@@ -109,7 +109,7 @@ def asked_rate(question: str) -> str | None:
         return None
     kind = question_kind(question)
     words = {t.norm for t in tokens(question)}
-    priced = words & _RATE_NOUNS or any(stem(w) in _PRICE_STEMS for w in words)  # "charging", "pay"
+    priced = words & _RATE_NOUNS or any(stem(w) in PRICE_STEMS for w in words)  # "charging", "pay"
     if kind in ("price", "sum") or (kind is None and priced):
         return said[0]
     return None
@@ -141,73 +141,6 @@ _GERMAN_RULE_KIND = {
 }
 
 
-# A price asked for without "how much": the object of a verb of paying or pricing ("What will they
-# charge?", "What does a pot cost?"), or a "what" that asks the value of a noun of money ("What is
-# the budget?", "What day rate did I agree?"). Read from spaCy's parse of the question. It is
-# answered by a sum: a money entity, or a number in digits or with a magnitude ("680 a day").
-PRICE_VERBS = frozenset({"cost", "charge", "pay", "quote", "spend", "earn", "bill", "invoice"})
-# By stem as well as lemma: the small model reads some questions' verb as a noun ("What is Ferrow
-# *charging* …" parsed with "charging" as the root noun, lemma "charging").
-_PRICE_STEMS = frozenset(stem(v) for v in PRICE_VERBS)
-MONEY_NOUNS = frozenset(
-    {
-        "price",
-        "cost",
-        "fee",
-        "rate",
-        "budget",
-        "salary",
-        "wage",
-        "amount",
-        "sum",
-        "total",
-        "premium",
-        "revenue",
-    }
-)
-
-
-def _asks_price(question: str) -> bool:
-    if nlp.language_of(question) == "de":
-        return False
-    doc = nlp.parse(question)
-    for word in doc:  # the question's first "what" decides
-        if word.lower_ != "what":
-            continue
-        head = word.head
-        if word.dep_ == "dobj" and _is_price_verb(head):
-            return True
-        if word.dep_ in ("attr", "nsubj") and any(_charged_by(t, word) for t in doc):
-            return True
-        if word.dep_ == "det" and head.lemma_.lower() in MONEY_NOUNS:
-            return True
-        if word.dep_ in ("attr", "nsubj") and head.lemma_ == "be":
-            return any(
-                c.dep_ in ("nsubj", "attr") and c.lemma_.lower() in MONEY_NOUNS
-                for c in head.children
-                if c != word
-            )
-        return False
-    return False
-
-
-def _is_price_verb(word: Token) -> bool:
-    return word.lemma_.lower() in PRICE_VERBS or stem(word.lower_) in _PRICE_STEMS
-
-
-def _charged_by(verb: Token, what: Token) -> bool:
-    """The small model's other readings of "What is X charging …?": "what" hangs from the verb of
-    paying (through its auxiliary), or from an "are" whose subject the verb's participle describes
-    ("What are the printers charging …?"); not an infinitive after a noun ("the deadline for
-    traders to pay")."""
-    if not _is_price_verb(verb):
-        return False
-    head = what.head.head if what.head.dep_ == "aux" else what.head
-    if verb == head:
-        return True
-    return verb.dep_ == "acl" and verb.tag_ == "VBG" and verb.head.dep_ == "nsubj" and verb.head.head == head
-
-
 @lru_cache(maxsize=256)  # read for every passage an answer quotes; each reading parses the question
 def question_kind(question: str) -> str | None:
     """The kind of thing that answers the question (one of KINDS), when its opening says so, or,
@@ -221,7 +154,7 @@ def question_kind(question: str) -> str | None:
             if kind == "time" and _modifies_a_noun(question, found.end()):
                 break
             return kind
-    if _asks_price(question):
+    if asks_price(question):
         return "price"
     return "name" if _asks_which_one(question) else None
 

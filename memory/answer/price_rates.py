@@ -1,14 +1,21 @@
-"""A price per unit of time, asked and said: "what's my day rate with Millbrook?", "what's Bec
-charging a day?", "the monthly rent" ask one (memory/answer/asked_kind.py `asked_rate` decides
-whether a question asks a price); "680 a day", "three fifty per day", "her day rate is six hundred
-euros", "R850/hour", "2.900 Euro monatlich" say one. English and German words."""
+"""Prices asked and said. Whether a question asks a price without "how much" (`asks_price`: "What
+will they charge?", "What is the budget?", read from spaCy's parse), and a price per unit of time:
+"what's my day rate with Millbrook?", "what's Bec charging a day?", "the monthly rent" ask one
+(memory/answer/asked_kind.py `asked_rate` decides whether a question asks a price); "680 a day",
+"three fifty per day", "her day rate is six hundred euros", "R850/hour", "2.900 Euro monatlich" say
+one. English and German words."""
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from memory.text import nlp
 from memory.text.numbers import find_quantities
+from memory.text.relevance import stem
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
 
 # Words that say a unit of time as a rate, in a question or a quote.
 _RATE_UNITS = {
@@ -64,3 +71,70 @@ def says_rate(text: str, unit: str) -> bool:
 def units_said(question: str) -> list[str]:
     """The units of time a text says as a rate ("a day", "hourly", "per annum", "/hr")."""
     return [unit for unit, pattern in _RATE_SAID.items() if pattern.search(question)]
+
+
+# A price asked for without "how much": the object of a verb of paying or pricing ("What will they
+# charge?", "What does a pot cost?"), or a "what" that asks the value of a noun of money ("What is
+# the budget?", "What day rate did I agree?"). Read from spaCy's parse of the question. It is
+# answered by a sum: a money entity, or a number in digits or with a magnitude ("680 a day").
+PRICE_VERBS = frozenset({"cost", "charge", "pay", "quote", "spend", "earn", "bill", "invoice"})
+# By stem as well as lemma: the small model reads some questions' verb as a noun ("What is Ferrow
+# *charging* …" parsed with "charging" as the root noun, lemma "charging").
+PRICE_STEMS = frozenset(stem(v) for v in PRICE_VERBS)
+MONEY_NOUNS = frozenset(
+    {
+        "price",
+        "cost",
+        "fee",
+        "rate",
+        "budget",
+        "salary",
+        "wage",
+        "amount",
+        "sum",
+        "total",
+        "premium",
+        "revenue",
+    }
+)
+
+
+def asks_price(question: str) -> bool:
+    if nlp.language_of(question) == "de":
+        return False
+    doc = nlp.parse(question)
+    for word in doc:  # the question's first "what" decides
+        if word.lower_ != "what":
+            continue
+        head = word.head
+        if word.dep_ == "dobj" and _is_price_verb(head):
+            return True
+        if word.dep_ in ("attr", "nsubj") and any(_charged_by(t, word) for t in doc):
+            return True
+        if word.dep_ == "det" and head.lemma_.lower() in MONEY_NOUNS:
+            return True
+        if word.dep_ in ("attr", "nsubj") and head.lemma_ == "be":
+            return any(
+                c.dep_ in ("nsubj", "attr") and c.lemma_.lower() in MONEY_NOUNS
+                for c in head.children
+                if c != word
+            )
+        return False
+    return False
+
+
+def _is_price_verb(word: Token) -> bool:
+    return word.lemma_.lower() in PRICE_VERBS or stem(word.lower_) in PRICE_STEMS
+
+
+def _charged_by(verb: Token, what: Token) -> bool:
+    """The small model's other readings of "What is X charging …?": "what" hangs from the verb of
+    paying (through its auxiliary), or from an "are" whose subject the verb's participle describes
+    ("What are the printers charging …?"); not an infinitive after a noun ("the deadline for
+    traders to pay")."""
+    if not _is_price_verb(verb):
+        return False
+    head = what.head.head if what.head.dep_ == "aux" else what.head
+    if verb == head:
+        return True
+    return verb.dep_ == "acl" and verb.tag_ == "VBG" and verb.head.dep_ == "nsubj" and verb.head.head == head
