@@ -476,13 +476,28 @@ def kind_in(text: str, kind: str | None, terms: QuestionTerms, given: str = "") 
 _NOT_NAMES = frozenset({"INTJ", "PRON", "DET", "ADP", "CCONJ", "SCONJ", "AUX", "PART", "PUNCT", "NUM", "SYM"})
 
 
+_AFTER_INTERJECTION = frozenset({"DET", "PRON", "INTJ", "CCONJ", "SCONJ"})
+
+
 def _unknown_name(doc: Doc, asked_words: set[str]) -> bool:
     """A name the small English model does not know ("Priyanka from finance is running it", "Aoife
     in procurement will chair it": no entity, often not even a proper noun when it opens the
     sentence): a capitalised word that is no English word (the lemmatizer's WordNet index), no stop
-    word, month or weekday, nor a filler, and not one of the question's words."""
+    word, month or weekday, nor a filler, and not one of the question's words. A word that opens a
+    sentence and stands alone before punctuation, a determiner, pronoun or conjunction ("Erm, …", "Och
+    the …", "Eish I …") is an interjection of the spoken register, which no word list covers."""
+
+    def alone(t: Token) -> bool:
+        before = t.nbor(-1) if t.i > 0 else None
+        after = t.nbor(1) if t.i + 1 < len(t.doc) else None
+        # mid-sentence a capitalised word is a name ("…, Kgosi and Ruth are on it"); an interjection
+        # opens its sentence ("So the rota is, erm, …" is not capitalised)
+        opens = before is None or before.text in (".", "!", "?", "…") or bool(t.is_sent_start)
+        return opens and (after is None or after.is_punct or after.pos_ in _AFTER_INTERJECTION)
+
     return any(
         t.is_alpha
+        and not alone(t)
         and t.text[:1].isupper()
         and t.pos_ not in _NOT_NAMES
         and t.lower_ not in asked_words

@@ -109,6 +109,8 @@ def test_a_quote_without_the_kind_asked_for_lacks_it() -> None:
         "Priyanka from finance is running the Danish track now.",
         "Aoife in procurement will chair the Danish track review.",
         "Siobhán has the Danish track now, so talk to her.",
+        "Erm, Priyanka has the Danish track now.",
+        "Aoife, Kgosi and Ruth run the Danish track between them.",
     ],
 )
 def test_a_name_the_small_model_does_not_know_still_answers_who(quote: str) -> None:
@@ -116,10 +118,21 @@ def test_a_name_the_small_model_does_not_know_still_answers_who(quote: str) -> N
     assert not lacks_asked_kind(question, _terms(question), [quote], voices=1)
 
 
-def test_a_capitalised_filler_or_month_is_no_name() -> None:
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "Um, the Danish track is a mess, honestly.",
+        "Right, the Danish track starts in June.",
+        # interjections of the spoken register that are no English word: they open the sentence and
+        # stand alone before a comma, a determiner or a pronoun
+        "Och, the Danish track is a mess.",
+        "Eish the Danish track is late again.",
+        "Erm I think the Danish track is late.",
+    ],
+)
+def test_a_capitalised_filler_or_month_is_no_name(quote: str) -> None:
     question = "Who is running the Danish track?"
-    for quote in ("Um, the Danish track is a mess, honestly.", "Right, the Danish track starts in June."):
-        assert lacks_asked_kind(question, _terms(question), [quote], voices=1), quote
+    assert lacks_asked_kind(question, _terms(question), [quote], voices=1), quote
 
 
 def test_a_count_of_another_thing_does_not_answer_how_many() -> None:
