@@ -8,11 +8,11 @@ commitment_store.py), each with its quote and segments; a passage search finds t
 instead ("Markus still owes us the data dump" for "What do I owe Jana?").
 
 A question is about commitments when spaCy reads a word of owing or promising in it (owe, promise,
-commitment, commit, due, overdue; "due" and "supposed to" only between the user and someone, not said
-of a thing: "When was the bid due?" asks a date; German, which has no spaCy pipeline here, by its
-word forms). Who
-owes whom is read from the parse ("do *I* owe", "owes *me*"); the names it says pick the parties or
-the projects. When no commitment matches, the question is answered from passages as any other.
+commitment, commit, due, overdue; "due" and "supposed to" only between the user and someone, not
+said of a thing: "When was the bid due?" asks a date; German, which has no spaCy pipeline here, by
+its word forms). Who owes whom is read from the parse ("do *I* owe", "owes *me*"); the names it
+says pick the parties or the projects. When no commitment matches, the question is answered from
+passages as any other.
 Every stated line is a quote of the raw words, cited. The inferred line under it is consolidation's
 reading of them: who owes whom (the quote often says "he'll send me the list", and the person is
 in the note's parse, not the sentence) and the due day.
@@ -132,10 +132,11 @@ def _said_of_a_thing(word: Token) -> Token | None:
     parties; "due", "supposed to" and "meant to" are too when the speaker is in the question ("what's
     due from me?") or their subject is someone ("When is Tomasz supposed to send it?", "Is anything
     overdue?"). Said of a thing ("When was the Greyfell bid due?", "when was the consultation
-    supposed to kick off?", "When is the contractor supposed to finish the roof?") they ask for that
-    thing's date, which the notes say as they say any other: the question is not one about the
-    user's commitments. (Answering it from a promise that names the thing was measured and not
-    kept: docs/benchmarks.md.)"""
+    supposed to kick off?") they ask for that thing's date, which the notes say as they say any
+    other: the question is not one about the user's commitments. A common noun as the subject counts
+    as a thing even when it names a party ("When is the contractor supposed to finish the roof?"):
+    the obligation is not the user's, and the notes answer it as well. (Answering it from a promise
+    that names the thing was measured and not kept: docs/benchmarks.md.)"""
     if word.lemma_.lower() not in _OWED_ONLY_BY_A_PARTY:
         return None
     if any(t.lower_ in _SPEAKER | _SPEAKER_OBJECT | _MY for t in word.doc):

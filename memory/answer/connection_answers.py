@@ -18,8 +18,9 @@ working with more than one of my clients?", "a supplier problem at one client th
 another?", "competing for the same money?", "do the rules I ran into elsewhere apply?") is
 answered by the connections of that kind: a person, an organisation or product, a fund or grant, a
 regulation (spaCy's lemmas of the question; `asked_kinds`; "who" alone, a person or an organisation).
-Those of the kind come first even when the question's words found others ("which supplier do two of
-my clients both use?" is not answered by the grant both apply for, whose side says "clients").
+Those of the kind come first even when the question's words found others ("does anyone turn up at
+more than one of my clients?" is answered by the people two projects share, not by the labour-hire
+firm whose side says "when they turn up").
 A question about the speaker's own calendar clashing ("any scheduling conflicts in June?", "have I
 double-booked myself?": memory/answer/across.py `asks_about_clashes`) is answered by calendar
 clashes only: on the days or months it names, else still to come when it looks ahead ("coming
