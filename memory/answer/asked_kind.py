@@ -5,7 +5,8 @@ name. The kind comes from the question's opening (its wh-words, English and Germ
 price from its parse ("What will they charge?", "What is the budget?"); whether a
 text holds one comes from spaCy's entity types and number tokens (memory/text/nlp.py), other than
 the words the question itself gave; a name the small model does not know ("Priyanka from finance
-…") counts when it is a capitalised word that is no English word (`_unknown_name`). German text
+…") counts when it is a capitalised word that is no English word (memory/text/name_words.py
+`unknown_name`). German text
 has no spaCy pipeline here: word rules
 (memory/text/relevance.py, `has_answer_kind`) stand in.
 
@@ -31,13 +32,13 @@ from typing import TYPE_CHECKING
 
 from memory.answer.price_rates import PRICE_STEMS, asks_price, says_rate, units_said
 from memory.text import nlp
-from memory.text.name_words import calendar_word, common_word, stop_words
+from memory.text.name_words import unknown_name
 from memory.text.numbers import find_quantities
 from memory.text.quotes import tokens
 from memory.text.relevance import QuestionTerms, has_answer_kind, stem
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc, Token
+    from spacy.tokens import Token
 
 # A question may open with the preposition of its wh-phrase: "On what date …", "By when …", "For
 # how long …", "Until when …".
@@ -463,7 +464,7 @@ def kind_in(text: str, kind: str | None, terms: QuestionTerms, given: str = "") 
             for t in doc
         )
     if kind in _NAME_KINDS:
-        return _unknown_name(doc, asked_words)
+        return unknown_name(doc, asked_words)
     if kind in _NUMERIC_KINDS:
         # A number the entity recogniser left unlabelled ("we are 12", "twenty of them").
         return any(
@@ -471,38 +472,3 @@ def kind_in(text: str, kind: str | None, terms: QuestionTerms, given: str = "") 
             for t in doc
         )
     return False
-
-
-_NOT_NAMES = frozenset({"INTJ", "PRON", "DET", "ADP", "CCONJ", "SCONJ", "AUX", "PART", "PUNCT", "NUM", "SYM"})
-
-
-_AFTER_INTERJECTION = frozenset({"DET", "PRON", "INTJ", "CCONJ", "SCONJ"})
-
-
-def _unknown_name(doc: Doc, asked_words: set[str]) -> bool:
-    """A name the small English model does not know ("Priyanka from finance is running it", "Aoife
-    in procurement will chair it": no entity, often not even a proper noun when it opens the
-    sentence): a capitalised word that is no English word (the lemmatizer's WordNet index), no stop
-    word, month or weekday, nor a filler, and not one of the question's words. A word that opens a
-    sentence and stands alone before punctuation, a determiner, pronoun or conjunction ("Erm, …", "Och
-    the …", "Eish I …") is an interjection of the spoken register, which no word list covers."""
-
-    def alone(t: Token) -> bool:
-        before = t.nbor(-1) if t.i > 0 else None
-        after = t.nbor(1) if t.i + 1 < len(t.doc) else None
-        # mid-sentence a capitalised word is a name ("…, Kgosi and Ruth are on it"); an interjection
-        # opens its sentence ("So the rota is, erm, …" is not capitalised)
-        opens = before is None or before.text in (".", "!", "?", "…") or bool(t.is_sent_start)
-        return opens and (after is None or after.is_punct or after.pos_ in _AFTER_INTERJECTION)
-
-    return any(
-        t.is_alpha
-        and not alone(t)
-        and t.text[:1].isupper()
-        and t.pos_ not in _NOT_NAMES
-        and t.lower_ not in asked_words
-        and not common_word(t.text)
-        and t.lower_ not in stop_words()
-        and not calendar_word(t.text)
-        for t in doc
-    )

@@ -5,18 +5,24 @@ What a name can be (LABELS, and NAME_LABELS from spaCy's entity labels), closed 
 grammar (titles before a name, the small words inside one, German articles), the word pattern
 names are cut by, codes and inner capitals, English dictionary words (the English pipeline's
 lemmatizer index) and stop words (spaCy's English and German lists), month and weekday names,
-and the coarse kind of a name the facts and the digest read (`name_kind`: organisation words,
-known technologies).
+the coarse kind of a name the facts and the digest read (`name_kind`: organisation words,
+known technologies), and a name the small English model does not know (`unknown_name`).
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from memory.text.dates import MONTHS, WEEKDAYS
 from memory.text.nlp import english
 from memory.text.numbers import word_list
+
+if TYPE_CHECKING:
+    from collections.abc import Collection
+
+    from spacy.tokens import Doc, Token
 
 # What a name is, from spaCy's entity label. NORP (nationalities, groups) counts only when the name is
 # known otherwise: "German", "Swedish" are adjectives of every project.
@@ -117,3 +123,38 @@ def name_kind(words: list[str], title: bool) -> str:
     if title or 2 <= len(words) <= 3:
         return "person"
     return "name"
+
+
+_NOT_NAMES = frozenset({"INTJ", "PRON", "DET", "ADP", "CCONJ", "SCONJ", "AUX", "PART", "PUNCT", "NUM", "SYM"})
+
+
+_AFTER_INTERJECTION = frozenset({"DET", "PRON", "INTJ", "CCONJ", "SCONJ"})
+
+
+def unknown_name(doc: Doc, asked_words: Collection[str] = ()) -> bool:
+    """A name the small English model does not know ("Priyanka from finance is running it", "Aoife
+    in procurement will chair it": no entity, often not even a proper noun when it opens the
+    sentence): a capitalised word that is no English word (the lemmatizer's WordNet index), no stop
+    word, month or weekday, nor a filler, and not one of the question's words. A word that opens a
+    sentence and stands alone before punctuation, a determiner, pronoun or conjunction ("Erm, …", "Och
+    the …", "Eish I …") is an interjection of the spoken register, which no word list covers."""
+
+    def alone(t: Token) -> bool:
+        before = t.nbor(-1) if t.i > 0 else None
+        after = t.nbor(1) if t.i + 1 < len(t.doc) else None
+        # mid-sentence a capitalised word is a name ("…, Kgosi and Ruth are on it"); an interjection
+        # opens its sentence ("So the rota is, erm, …" is not capitalised)
+        opens = before is None or before.text in (".", "!", "?", "…") or bool(t.is_sent_start)
+        return opens and (after is None or after.is_punct or after.pos_ in _AFTER_INTERJECTION)
+
+    return any(
+        t.is_alpha
+        and not alone(t)
+        and t.text[:1].isupper()
+        and t.pos_ not in _NOT_NAMES
+        and t.lower_ not in asked_words
+        and not common_word(t.text)
+        and t.lower_ not in stop_words()
+        and not calendar_word(t.text)
+        for t in doc
+    )
