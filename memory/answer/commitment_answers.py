@@ -74,11 +74,11 @@ def commitment_question(question: str) -> CommitmentQuestion | None:
     if language_of(question) == "de":
         return _german_question(question)
     doc = parse(question)
-    owing = [t for t in doc if t.lemma_.lower() in _OWING_LEMMAS and _said_of_a_thing(t) is None]
+    owing = [t for t in doc if t.lemma_.lower() in _OWING_LEMMAS and not _said_of_a_thing(t)]
     # "What's Tomasz supposed to be sending me?", "What was Dev meant to send me?": the thing to be
     # done is owed (not "When was the meeting supposed to be?": no deed, a time).
     for t in doc:
-        if t.lemma_.lower() in _EXPECTED and t.tag_ in ("VBN", "VBD") and _said_of_a_thing(t) is None:
+        if t.lemma_.lower() in _EXPECTED and t.tag_ in ("VBN", "VBD") and not _said_of_a_thing(t):
             deeds = [
                 c for c in t.children if c.dep_ == "xcomp" and c.pos_ == "VERB" and c.lemma_.lower() != "be"
             ]
@@ -127,8 +127,8 @@ _OWED_ONLY_BY_A_PARTY = frozenset({"due", "overdue", "suppose", "mean"})
 _NO_PARTY = frozenset({"it", "this", "that", "they"})
 
 
-def _said_of_a_thing(word: Token) -> Token | None:
-    """The thing an owing word is said of, when no party is: "owe" and "promise" are always between
+def _said_of_a_thing(word: Token) -> bool:
+    """Whether an owing word is said of a thing, not between parties: "owe" and "promise" are always between
     parties; "due", "supposed to" and "meant to" are too when the speaker is in the question ("what's
     due from me?") or their subject is someone ("When is Tomasz supposed to send it?", "Is anything
     overdue?"). Said of a thing ("When was the Greyfell bid due?", "when was the consultation
@@ -138,16 +138,16 @@ def _said_of_a_thing(word: Token) -> Token | None:
     the obligation is not the user's, and the notes answer it as well. (Answering it from a promise
     that names the thing was measured and not kept: docs/benchmarks.md.)"""
     if word.lemma_.lower() not in _OWED_ONLY_BY_A_PARTY:
-        return None
+        return False
     if any(t.lower_ in _SPEAKER | _SPEAKER_OBJECT | _MY for t in word.doc):
-        return None
+        return False
     holders = [word, word.head] if word.dep_ in ("acomp", "amod", "attr") else [word]
     subjects = [c for h in holders for c in h.children if c.dep_ in ("nsubj", "nsubjpass")]
     if word.dep_ in ("amod", "acl"):  # "anything overdue", "the consultation supposed to start"
         subjects.append(word.head)
     if any(s.pos_ == "PROPN" or (s.pos_ == "PRON" and s.lower_ not in _NO_PARTY) for s in subjects):
-        return None
-    return next((s for s in subjects if s.pos_ == "NOUN"), None)
+        return False
+    return any(s.pos_ == "NOUN" for s in subjects)
 
 
 def _asked_delivery(doc: Doc) -> tuple[Token, frozenset[str]] | None:

@@ -131,7 +131,7 @@ _NOT_NAMES = frozenset({"INTJ", "PRON", "DET", "ADP", "CCONJ", "SCONJ", "AUX", "
 _AFTER_INTERJECTION = frozenset({"DET", "PRON", "INTJ", "CCONJ", "SCONJ"})
 
 
-def unknown_name(doc: Doc, asked_words: Collection[str] = ()) -> bool:
+def unknown_name(doc: Doc, asked_words: Collection[str]) -> bool:
     """A name the small English model does not know ("Priyanka from finance is running it", "Aoife
     in procurement will chair it": no entity, often not even a proper noun when it opens the
     sentence): a capitalised word that is no English word (the lemmatizer's WordNet index), no stop
