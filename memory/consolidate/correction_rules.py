@@ -279,12 +279,18 @@ def retrace_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]
                 rv = _hour_after_time(lv, rv, right, doc)
                 after = doc.text[phrases[r + 1][0] : phrases[r + 1][1]] if r + 1 < len(phrases) else ""
                 av = phrase_values(after, doc) if after else {}
-                for family in ("date", "number"):
+                for family in ("date", "number", "name"):
                     # one value each side: "five or six, seven" and "twenty eight, three" are not retraces
                     if len(lv[family]) != 1 or len(rv[family]) != 1:
                         continue
                     w_start, w_end, wrong = lv[family][-1]
                     r_start, r_end, right_value = rv[family][0]
+                    # "the lead is Ana, I've got that wrong, it's Ines": the repair may say its frame
+                    # again by a pronoun and a form of "be" instead of the words themselves
+                    frame = words(right[:r_start])
+                    restated = bool(_REFERS_BACK.fullmatch(" ".join(frame)))
+                    if family == "name" and not restated:
+                        continue  # names in a row are mostly lists; not after "it's"
                     # the repair's day said again as its weekday, or the repair said again whole
                     # ("the twenty-ninth, the twenty-ninth of June"), continues no list
                     following = [
@@ -312,6 +318,20 @@ def retrace_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]
                     goes_on = bool(before_right) and not unit
                     if not (unit_again or editing or goes_on or not (unit or after_right)):
                         continue
+                    if restated:
+                        # not "it's forty-five at the other site" (says something of its own), nor
+                        # "last year it was two hundred, it's two fifty" (a value then, one now)
+                        if (after_right and not (unit_again or editing)) or not words(left[:w_start]):
+                            continue
+                        if (family != "date" and lv["date"]) or (
+                            _PAST & set(words(left[:w_start])) and not _PAST & set(frame)
+                        ):
+                            continue
+                        marker = doc.text[phrases[k + 1][0] if skip else ra : ra + r_start].strip(" ,")
+                        found.append(
+                            Correction(marker, doc.span(la + w_start, lb), doc.span(ra + r_start, rb), family)
+                        )
+                        break
                     if len(before_right) > MAX_FRAME_WORDS:
                         continue
                     if family == "number" and not (skip or before_right or unit_again or editing):
@@ -335,6 +355,13 @@ def retrace_corrections(doc: Doc, sentences: list[Sentence]) -> list[Correction]
                     found.append(Correction(marker, doc.span(wrong_at, lb), doc.span(ra, right_end), family))
                     break
     return found
+
+
+# A pronoun and a form of "be" that say a repair's frame again: "it's", "that was", "das ist".
+_REFERS_BACK = re.compile(
+    r"(?:it|that|this|they|es|das)(?:['’](?:s|re)|\s+(?:is|was|are|were|will\s+be|ist|sind|war|waren))", re.I
+)
+_PAST = frozenset({"was", "were", "war", "waren"})
 
 
 # A corrective conjunction after a negation: "not Weber but Wegener", "nicht um zehn, sondern um 14

@@ -175,6 +175,20 @@ def test_a_german_note_keeps_the_cue_rules() -> None:
             "eleven replies",
             "number",
         ),
+        # the frame said again by a pronoun and "be" (a name only so: names in a row are a list)
+        (
+            "The grant asks for forty thousand, I've got that wrong, it's forty-five thousand.",
+            "forty thousand",
+            "forty-five thousand",
+            "number",
+        ),
+        ("The site lead is Ana, I had that backwards, it's Ines.", "Ana", "Ines", "name"),
+        (
+            "The workshop is on the 12th, hold on, it's the 14th of May.",
+            "the 12th",
+            "the 14th of May",
+            "date",
+        ),
     ],
 )
 def test_a_retraced_value_is_a_correction(text: str, wrong: str, right: str, kind: str) -> None:
@@ -193,6 +207,9 @@ def test_a_retraced_value_is_a_correction(text: str, wrong: str, right: str, kin
         "The meeting starts on Monday, at ten, in Hamburg.",  # a day and a time
         "The vote was twenty eight, three, and two abstentions.",  # two numbers, nothing said again
         "So the third one is, uh, the kinetic energy ones.",  # a position, not a number to correct
+        "We run twelve sites, it's fourteen on Fridays.",  # the second value says more of its own
+        "Last year it was two hundred, it's two hundred and fifty.",  # a value then, another now
+        "We hired Ana, it's Ines who runs the desk.",  # a name said of something else
     ],
 )
 def test_values_in_a_row_that_are_not_retraces(text: str) -> None:
