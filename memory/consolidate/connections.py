@@ -13,7 +13,9 @@ model (prior weights below; each accept or dismiss the user gives moves them, on
 ones are kept, one per thing shared and pair of projects, so "Gwen Trevelyan" links Tidewater and
 Millbrook once, not once per mention. Each connection keeps both verbatim quotes with their
 projects and times, and a one-line rationale labelled inferred (its kind, what it shares as said
-and the rationale's template: memory/consolidate/connection_kinds.py).
+and the rationale's template: memory/consolidate/connection_kinds.py). The days and times a
+passage names, and the words that make a shared day a clash, are read in
+memory/consolidate/connection_times.py.
 """
 
 from __future__ import annotations
@@ -23,20 +25,16 @@ import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
+from memory.consolidate.connection_times import ALL_DAY, PRESENCE, days_in_common, times_said
 from memory.consolidate.fact_attributes import client_named, client_word
 from memory.consolidate.state import project_names
 from memory.search.connected import KEEP
 from memory.store.store import Store
-from memory.text.dates import MONTH_PATTERN, MONTHS, DateResolver, date_interval, fact_dates
-from memory.text.entities import sentence_dates
 from memory.text.name_words import LABELS, common_word
-from memory.text.nlp import language_of
 
 STORED_NAMES = (*LABELS, "technology")  # what the entities table calls names (technology: older rows)
 FEATURES = (
@@ -63,17 +61,6 @@ FEATURE_OF = {"person": "person", "organisation": "organisation", "product": "te
 LEARNING_RATE = 0.5
 PULL_TO_PRIOR = 0.02  # L2 towards the prior: one verdict nudges, many verdicts teach
 MEANING_FLOOR = 0.35  # cosine below which meaning counts for nothing
-# Taken up for the whole day ("on site all day", "the whole day, from the set-up right through"):
-# being somewhere, and at every hour of it, so whatever else is on that day is at the same time.
-ALL_DAY = re.compile(
-    r"\b(?:all[\s-]day|(?:the|a)\s+(?:whole|full|entire)\s+day|full[\s-]day|ganztägig\w*|den\s+ganzen\s+tag)\b",
-    re.I,
-)
-PRESENCE = re.compile(
-    r"\b(?:on\s+site|in\s+person|i['’]ll\s+be|i\s+will\s+be|be\s+there|attend\w*|travel\w*|visit\w*|"
-    r"promised|demo|present\w*|trip|vor\s+ort|persönlich|reise\w*)\b",
-    re.I,
-)
 
 
 @dataclass(frozen=True)
@@ -284,7 +271,7 @@ def entity_candidates(store: Store, recording_id: int) -> dict[tuple[int, int], 
             c.labels[value] = label
             c.shared.setdefault(FEATURE_OF.get(label, "name"), set()).add(value)
         if not c.shared.get("date"):
-            c.overlap = _overlap(c.a, c.b)
+            c.overlap = days_in_common(c.a.text, c.a.spoken_at, c.b.text, c.b.spoken_at)
     # A passage that names the other project is the speaker speaking of it ("Eimear's report for
     # Bramblecroft has landed too", "Aside, Ardcolla, Bernadette's contracts are in"): a link the
     # speaker made, not one they did not see.
@@ -364,58 +351,8 @@ def _said(text: str) -> str:
     return " ".join(w.lower().strip("'’-") for w in text.split())
 
 
-def _days(ref: SegmentRef) -> tuple[tuple[date, date], ...]:
-    return _days_said(ref.text, ref.spoken_at)
-
-
-@lru_cache(maxsize=4096)
-def _days_said(text: str, spoken_at: str) -> tuple[tuple[date, date], ...]:
-    """The stretches of days a passage names ("September and October", "from mid-September")."""
-    try:
-        when = datetime.fromisoformat(spoken_at)
-    except ValueError:
-        return ()
-    out = []
-    found = [e for e in fact_dates(text, DateResolver(when), language_of(text)) if e.kind == "date"]
-    for e in found:
-        span = date_interval(e.value)
-        if span is not None:
-            out.append((date.fromisoformat(span[0]), date.fromisoformat(span[1])))
-    for m in _MONTH.finditer(text):  # a month named alone ("September and October")
-        if any(e.start <= m.start() < e.end for e in found) or m.group(0) == "may":
-            continue
-        month = MONTHS[m.group(0).lower()]
-        year = when.year + (1 if month < when.month - 6 else 0)
-        last = date(year + month // 12, month % 12 + 1, 1) - date.resolution
-        out.append((date(year, month, 1), last))
-    return tuple(out)
-
-
-_MONTH = re.compile(rf"\b(?:{MONTH_PATTERN})\b", re.I)
-
-
 def clock_times(ref: SegmentRef) -> frozenset[str]:
-    return _times_said(ref.text, ref.spoken_at)
-
-
-@lru_cache(maxsize=4096)
-def _times_said(text: str, spoken_at: str) -> frozenset[str]:
-    """The clock times a passage names ("at two o'clock", "two in the afternoon": "14:00")."""
-    try:
-        when = datetime.fromisoformat(spoken_at)
-    except ValueError:
-        return frozenset()
-    return frozenset(e.value for e in sentence_dates(text, when) if e.kind == "time")
-
-
-def _overlap(a: SegmentRef, b: SegmentRef) -> int:
-    """Days the two passages' times have in common: the same person or vendor at the same time in
-    two projects (booked twice) is the link that matters most."""
-    return (
-        max(((min(x[1], y[1]) - max(x[0], y[0])).days + 1 for x in _days(a) for y in _days(b)), default=0)
-        if a.text and b.text
-        else 0
-    )
+    return times_said(ref.text, ref.spoken_at)
 
 
 def _only_opening(value: str, *texts: str) -> bool:
