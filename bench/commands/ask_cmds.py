@@ -105,7 +105,7 @@ def register(groups: CommandGroups) -> None:
     a.add_argument(
         "--keep-store",
         metavar="DIR",
-        help="build the store(s) in DIR and reuse them while the corpus is unchanged",
+        help="build the store(s) in DIR and reuse them while corpus and code are unchanged",
     )
     a.add_argument("--json", action="store_true", help="machine-readable output")
     a.set_defaults(handler=_eval_ask)

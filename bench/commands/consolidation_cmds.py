@@ -47,7 +47,11 @@ def register(groups: CommandGroups) -> None:
     a.add_argument(
         "--ask", action="store_true", help="also ask the latest-value and self-correction questions"
     )
-    a.add_argument("--keep-store", metavar="DIR", help="build the store in DIR and reuse it")
+    a.add_argument(
+        "--keep-store",
+        metavar="DIR",
+        help="build the store in DIR and reuse it while corpus and code are unchanged",
+    )
     a.add_argument("--json", action="store_true")
     a.set_defaults(handler=_eval)
     a = groups.bench.add_parser("consolidation", help="time to consolidate a long note, stage by stage")

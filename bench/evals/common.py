@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import app.consolidation as consolidation_code
+import memory.consolidate as layers_code
+import memory.text as text_code
 from app.consolidation.service import consolidate
 from app.ingest.imports import import_corpus
 from app.ingest.indexing import index_pending
@@ -114,9 +117,30 @@ class BuiltLibrary:
     reused: bool
 
 
-def _marker(eval_set: EvalSet, source: Library | None) -> dict[str, str]:
+# What a consolidated store's layers (facts, corrections, connections, commitments) are read by: a
+# kept store consolidated by other code than this is built again, else a change to consolidation
+# would be measured on the layers the code before it wrote (consolidation only reads recordings
+# not yet consolidated).
+CONSOLIDATION_CODE = tuple(
+    Path(str(package.__file__)).parent for package in (consolidation_code, text_code, layers_code)
+)
+
+
+def code_digest(roots: Sequence[Path]) -> str:
+    """A digest of every file under `roots` (their names and bytes), caches left out."""
+    digest = hashlib.sha256()
+    for root in roots:
+        for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
+
+
+def _marker(eval_set: EvalSet, source: Library | None, consolidated: bool) -> dict[str, str]:
     embedding = source.models.embedding_model_name() if source else ""
-    return {"corpus_sha256": eval_set.corpus_sha256(), "embedding_model": embedding}
+    marker = {"corpus_sha256": eval_set.corpus_sha256(), "embedding_model": embedding}
+    if consolidated:
+        marker["consolidation_code"] = code_digest(CONSOLIDATION_CODE)
+    return marker
 
 
 @contextmanager
@@ -130,12 +154,13 @@ def temporary_library(
 
     It shares the models folder and the model and recency settings of `like` (the user's
     library). With `keep`, the library is built in that folder and reused by later runs while
-    the corpus and embedding model are unchanged (ranking changes can then be measured quickly).
+    the corpus and embedding model are unchanged, and, when `consolidated`, the consolidation code
+    too (ranking changes can then be measured quickly; a change to consolidation builds it again).
     """
     root = Path(keep) if keep else Path(tempfile.mkdtemp(prefix=f"verbatim-eval-{eval_set.name}-"))
     models_dir = like.data_dir.models_dir if like else DataDir.resolve().models_dir
     marker_path = root / "eval-set.json"
-    marker = _marker(eval_set, like)
+    marker = _marker(eval_set, like, consolidated)
     reuse = keep is not None and marker_path.is_file() and json.loads(marker_path.read_text()) == marker
     if keep is not None and not reuse and root.exists():
         shutil.rmtree(root)
