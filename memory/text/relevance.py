@@ -16,6 +16,7 @@ import math
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from memory.store import word_stats
 from memory.store.store import Store
@@ -157,11 +158,15 @@ def question_names(question: str) -> set[str]:
     if language_of(question) == "de":
         return _capitalised(question)
     doc = parse(question)
+    offered = _asks_yes_or_no(doc)
     spans: list[tuple[int, int]] = []
     for word in doc:
         if word.ent_type_ in ("DATE", "TIME"):
             continue
-        if word.pos_ == "PROPN" or word.ent_type_ in _NAME_ENTITIES or any(ch.isdigit() for ch in word.text):
+        number = any(ch.isdigit() for ch in word.text) and word.ent_type_ not in _NAME_ENTITIES
+        if number and offered:
+            continue  # "so are we back up to 42 vans?": the number is offered to be checked
+        if word.pos_ == "PROPN" or word.ent_type_ in _NAME_ENTITIES or number:
             spans.append((word.idx, word.idx + len(word.text)))
     found: set[str] = set()
     for tok in tokens(question):
@@ -170,6 +175,21 @@ def question_names(question: str) -> set[str]:
         if any(a < tok.end and tok.start < b for a, b in spans):
             found.add(stem(tok.norm))
     return found
+
+
+_WH = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how"})
+_CLAUSE_OPENERS = frozenset({",", "so", "and", "but", "then", "ok", "okay", "right", "well"})
+
+
+def _asks_yes_or_no(doc: Any) -> bool:
+    """A question that asks whether (no question word opens any of its clauses: "so are we back up
+    to 42 vans?", "the cap is 2.2m, isn't it?"): a number in it is the value the asker offers to be
+    checked, which a passage that answers says otherwise as often as not ("cut back to thirty-six
+    vans"). "What does it cost, 40k?" asks what."""
+    words = [t for t in doc if not t.is_space]
+    return not any(
+        t.lower_ in _WH and (i == 0 or words[i - 1].lower_ in _CLAUSE_OPENERS) for i, t in enumerate(words)
+    )
 
 
 def _capitalised(question: str) -> set[str]:
