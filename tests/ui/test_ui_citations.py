@@ -52,3 +52,48 @@ def test_a_claim_quoting_a_corrected_line_shows_the_correction_beside_the_raw_qu
     plain = ClaimCard(raw)
     qtbot.addWidget(plain)
     assert plain.corrected is None
+
+
+def test_a_long_quote_under_a_citation_is_shown_whole_in_a_narrow_panel(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Every wrapped line of an answer is on screen: the panel gives each card the height its
+    wrapped text needs at the panel's width (an aligned layout gave only the size hint, and the
+    last line of a long quote under a second citation was cut off)."""
+    from PySide6.QtWidgets import QLabel, QScrollArea
+
+    from ui.widgets.answer_view import AnswerView
+
+    quote = (
+        "Drumlane, quickly, Niamh says there've been fourteen clarification questions on the van "
+        "tender already, two of them asking whether a van is a vehicle, which I'm choosing to find charming."
+    )
+    cite = {"project": "drumlane-fleet", "recording_id": 1, "spoken_at": "2027-10-19T17:45:00", "start": 36.0}
+    answer = {
+        "question": "so are we back up to 42 vans?",
+        "answer_found": True,
+        "claims": [
+            {
+                "kind": "stated",
+                "text": "Lot one's been cut back to thirty-six vans because the budget came in lower",
+                "citations": [
+                    {**cite, "quote": "Lot one's been cut back"},
+                    {**cite, "project": "brenner-dual-sourcing", "recording_id": 2, "quote": quote},
+                ],
+            }
+        ],
+    }
+    view = AnswerView()
+    view.show_answer(answer)
+    area = QScrollArea()
+    area.setWidget(view)
+    area.setWidgetResizable(True)
+    qtbot.addWidget(area)
+    area.resize(340, 700)
+    area.show()
+    qtbot.waitExposed(area)
+    labels = [lab for lab in view.findChildren(QLabel) if lab.wordWrap() and lab.isVisible()]
+    qtbot.waitUntil(lambda: all(lab.width() > 0 for lab in labels), timeout=WAIT_MS)
+    assert any(quote in lab.text() for lab in labels)
+    for lab in labels:
+        assert lab.height() >= lab.heightForWidth(lab.width()), lab.text()
+    view.show_answer({**answer, "claims": []})  # a new answer replaces the old one's cards
+    assert view.claims == [] and view.not_found is not None

@@ -118,12 +118,18 @@ class AnswerView(QWidget):
         self.passages: list[PassageCard] = []
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
-        self._layout.setAlignment(Qt.AlignmentFlag.AlignTop)
+        # Stacked at the top by a stretch after the last card, not by aligning the layout: an aligned
+        # layout is only as tall as its size hint, which does not follow the wrapped height of the
+        # cards at the panel's width, so the last line of a long quote was cut off.
+        self._layout.addStretch(1)
         self.not_found: QLabel | None = None
         self.draft: QLabel | None = None
 
+    def _add(self, widget: QWidget) -> None:
+        self._layout.insertWidget(self._layout.count() - 1, widget)  # before the closing stretch
+
     def clear(self) -> None:
-        while self._layout.count():
+        while self._layout.count() > 1:  # all but the closing stretch
             item = self._layout.takeAt(0)
             widget = item.widget() if item is not None else None
             if widget is not None:
@@ -140,7 +146,7 @@ class AnswerView(QWidget):
         for claim in claims if found else []:
             claim_card = ClaimCard(claim)
             claim_card.open_requested.connect(self.open_requested.emit)
-            self._layout.addWidget(claim_card)
+            self._add(claim_card)
             self.claims.append(claim_card)
         passages = [p for p in answer.get("passages") or [] if isinstance(p, dict)] if not found else []
         if passages:
@@ -155,7 +161,7 @@ class AnswerView(QWidget):
                 query=str(answer.get("question") or ""),
             )
             card.open_requested.connect(self.open_requested.emit)
-            self._layout.addWidget(card)
+            self._add(card)
             self.passages.append(card)
         self._footer(answer)
 
@@ -168,14 +174,14 @@ class AnswerView(QWidget):
         )
         self.not_found.setWordWrap(True)
         self.not_found.setAccessibleName("Not in your notes")
-        self._layout.addWidget(self.not_found)
+        self._add(self.not_found)
 
     def _heading(self, text: str) -> None:
         label = QLabel(text)
         label.setFont(heading_font(self.font(), scale=1.0))
         label.setWordWrap(True)
         label.setContentsMargins(0, 10, 0, 0)
-        self._layout.addWidget(label)
+        self._add(label)
 
     def _footer(self, answer: dict[str, Any]) -> None:
         timings = answer.get("timings") or {}
@@ -192,7 +198,7 @@ class AnswerView(QWidget):
             label = QLabel(" · ".join(parts))
             label.setStyleSheet(f"color: {colours().muted};")
             label.setWordWrap(True)
-            self._layout.addWidget(label)
+            self._add(label)
 
     def show_draft(self, text: str) -> None:
         """The answer as it streams in, before the checker has labelled its claims."""
@@ -202,9 +208,9 @@ class AnswerView(QWidget):
         self.clear()
         note = QLabel("Writing the answer… each sentence is checked against your notes when it is done.")
         note.setWordWrap(True)
-        self._layout.addWidget(note)
+        self._add(note)
         self.draft = QLabel(text)
         self.draft.setWordWrap(True)
         self.draft.setAccessibleName("Answer being written (not yet checked)")
         self.draft.setStyleSheet(f"color: {colours().muted};")
-        self._layout.addWidget(self.draft)
+        self._add(self.draft)
