@@ -6,9 +6,8 @@ price from its parse ("What will they charge?", "What is the budget?"); whether 
 text holds one comes from spaCy's entity types and number tokens (memory/text/nlp.py), other than
 the words the question itself gave; a name the small model does not know ("Priyanka from finance
 …") counts when it is a capitalised word that is no English word (memory/text/name_words.py
-`unknown_name`). German text
-has no spaCy pipeline here: word rules
-(memory/text/relevance.py, `has_answer_kind`) stand in.
+`unknown_name`). German text has no spaCy pipeline here: word rules (memory/text/relevance.py,
+`has_answer_kind`) stand in.
 
 These are features of the answerability model and the sentence ranker (neither ships). As a check
 before an answer is given ("a 'how many' answer must say a number"), `lacks_asked_kind`: only for

@@ -16,7 +16,7 @@ import math
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from memory.store import word_stats
 from memory.store.store import Store
@@ -25,6 +25,9 @@ from memory.text.quotes import tokens
 from memory.text.stems import stem as snowball_stem
 from memory.text.stems import text_language
 from memory.text.stopwords import STOPWORDS as ENGLISH_STOPWORDS
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
 
 _QUESTION_TEXT = """
     anything anyone anybody something someone kind type sort much many tell know remember said say says
@@ -181,7 +184,7 @@ _WH = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why"
 _CLAUSE_OPENERS = frozenset({",", "so", "and", "but", "then", "ok", "okay", "right", "well"})
 
 
-def _asks_yes_or_no(doc: Any) -> bool:
+def _asks_yes_or_no(doc: Doc) -> bool:
     """A question that asks whether (no question word opens any of its clauses: "so are we back up
     to 42 vans?", "the cap is 2.2m, isn't it?"): a number in it is the value the asker offers to be
     checked, which a passage that answers says otherwise as often as not ("cut back to thirty-six
