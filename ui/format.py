@@ -125,12 +125,14 @@ def last_activity(text: str | None, today: date) -> str:
     if when is None:
         return "no notes yet"
     days = (today - when.date()).days
-    if days <= 0:
+    if days == 0:
         return f"today {when:%H:%M}"
     if days == 1:
         return "yesterday"
-    if days < 7:
+    if 1 < days < 7:
         return f"{days} days ago"
+    # A note's time is when it was spoken, which an imported file or a changed clock can put after
+    # today: such a day is named by its date, never as "today".
     year = f" {when.year}" if when.year != today.year else ""
     return f"{when.day} {when:%b}{year}"
 

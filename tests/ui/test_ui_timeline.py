@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 
 from memory.store import projects, recordings
 from tests.support.ui_helpers import WAIT_MS
-from ui.format import day_label, duration, status_text, week_label
+from ui.format import day_label, duration, last_activity, status_text, week_label
 
 
 def _fill(library, count: int) -> None:  # type: ignore[no-untyped-def]
@@ -86,6 +86,12 @@ def test_words_for_times_and_statuses() -> None:
     assert week_label(date(2025, 5, 20), today) == "Week of 19 May 2025"
     assert day_label(today, today).startswith("Today")
     assert day_label(date(2026, 6, 9), today).startswith("Yesterday")
+    assert last_activity("2026-06-10T17:00:00", today) == "today 17:00"
+    assert last_activity("2026-06-07T09:00:00", today) == "3 days ago"
+    assert last_activity("2026-05-01T09:00:00", today) == "1 May"
+    # Spoken after today (an imported note dated ahead, or a clock set back): its date, not "today".
+    assert last_activity("2027-03-02T17:00:00", today) == "2 Mar 2027"
+    assert last_activity("2026-06-12T08:00:00", today) == "12 Jun"
     assert duration(38 * 60) == "38 min" and duration(3900) == "1 h 05 min" and duration(12) == "12 s"
     assert status_text("transcribing", 0.42) == "Transcribing 42%"
     assert status_text("failed", 0, "the file is damaged") == "Failed: the file is damaged"
