@@ -3,6 +3,7 @@ tests/ui/conftest.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -47,3 +48,26 @@ def idle(qtbot, win) -> None:  # type: ignore[no-untyped-def]
 
 def sidebar_names(win) -> list[str]:  # type: ignore[no-untyped-def]
     return [win.projects.item(i).text() for i in range(win.projects.count())]
+
+
+def cut_off_labels(root) -> list[str]:  # type: ignore[no-untyped-def]
+    """The visible word-wrapped labels under `root` that are shorter than their text needs at their
+    width (their last lines are cut off), each as "width×height < needed: text"."""
+    from PySide6.QtWidgets import QLabel
+
+    return [
+        f"{lab.width()}×{lab.height()} < {lab.heightForWidth(lab.width())}: {lab.text()[:60]}"
+        for lab in root.findChildren(QLabel)
+        if lab.wordWrap() and lab.isVisible() and lab.height() < lab.heightForWidth(lab.width())
+    ]
+
+
+def assert_every_line_shown(qtbot, root) -> None:  # type: ignore[no-untyped-def]
+    """Wait for the layout to settle (a citation that goes onto two lines relays its card out), then
+    no wrapped label under `root` may be cut off."""
+    from pytestqt.exceptions import TimeoutError as WaitTimeout
+
+    with contextlib.suppress(WaitTimeout):  # the assertion below names the labels
+        qtbot.waitUntil(lambda: not cut_off_labels(root), timeout=3000)
+    cut_off = cut_off_labels(root)
+    assert not cut_off, "cut off:\n" + "\n".join(cut_off)

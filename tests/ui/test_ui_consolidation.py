@@ -22,7 +22,7 @@ from app.paths import DataDir
 from app.recording_service import list_recordings
 from tests.conftest import MODELS_DIR, require_models
 from tests.support.consolidation_corpus import write_corpus
-from tests.support.ui_helpers import WAIT_MS, idle, note
+from tests.support.ui_helpers import WAIT_MS, assert_every_line_shown, idle, note
 from tests.support.ui_helpers import write_corpus as write_notes
 
 pytestmark = pytest.mark.slow  # a library indexed with the embedding model; the window warms the models up
@@ -155,6 +155,34 @@ def test_assigning_a_stretch_links_it(win, qtbot) -> None:  # type: ignore[no-un
     qtbot.waitUntil(lambda: not side.stretch_buttons and "Linked" in win.status_label.text(), timeout=WAIT_MS)
     [stretch] = list_stretches(win.library, recording_id=rid)
     assert stretch.id == stretch_id and stretch.status == "assigned" and stretch.project == "Linden Bakery"
+
+
+def test_the_layers_beside_a_transcript_show_every_wrapped_line(win, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The panel beside the transcript is narrow (300 px in the default window): each quote is as
+    tall as its wrapped text needs. Its body was aligned to the top, which sizes it by its size hint,
+    and both quotes of the connection card lost their last line ("…will quote for the ferry kiosks")."""
+    win.open_recording(_rid(win, "Harbour App kickoff"))
+    side = win.recording_view.side
+    qtbot.waitUntil(lambda: bool(side.cards) and bool(side.fact_blocks), timeout=WAIT_MS)
+    idle(qtbot, win)
+    assert side.width() <= 340  # as narrow as it opens
+    assert_every_line_shown(qtbot, side.body)
+
+
+def test_the_connections_page_shows_every_wrapped_line_when_narrow(win, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The connections page at 340 px: every quote and rationale of its cards is shown whole. (In the
+    window the page is at least as wide as the recording view, ~490 px, where it did not clip; at 340 px
+    its top-aligned body cut the last line off four of its labels.)"""
+    from ui.pages.connections_page import ConnectionsPage
+
+    page = ConnectionsPage(win.ops, win.library)
+    qtbot.addWidget(page)
+    page.resize(340, 800)
+    page.show()
+    page.reload()
+    qtbot.waitUntil(lambda: len(page.cards) >= 2, timeout=WAIT_MS)
+    idle(qtbot, win)
+    assert_every_line_shown(qtbot, page.body)
 
 
 def test_a_stored_note_is_consolidated_in_the_background(qtbot, template, _isolated_library) -> None:  # type: ignore[no-untyped-def]

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from app.ingest.imports import import_corpus
 from app.project_service import add_project, list_projects
 from app.recording_service import list_recordings
-from tests.support.ui_helpers import WAIT_MS, note, sidebar_names, write_corpus
+from tests.support.ui_helpers import WAIT_MS, assert_every_line_shown, note, sidebar_names, write_corpus
 
 # `slow` below: the real window (the `window` fixture) loads the embedding and chat models as it
 # starts (warm-up).
@@ -317,3 +317,33 @@ def test_search_leaves_archived_projects_out_until_they_are_shown(window, qtbot,
     search_for("zeppelin hangar")
     qtbot.waitUntil(lambda: any(card.place.project == "Scratch" for card in page.cards), timeout=WAIT_MS)
     assert window.ask_panel.include_archived
+
+
+@pytest.mark.slow
+def test_search_results_show_every_wrapped_line_when_narrow(window, qtbot, library, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Long passages found by a search, on a 340 px page: each is as tall as its wrapped text needs.
+    The results were aligned to the top, which sizes them by their size hint: once they were more than
+    the page holds (two passages did not show it, four do), each lost its last two lines. (In the
+    window today the page is at least as wide as the recording view, ~490 px, where it did not clip.)"""
+    from ui.pages.search_page import SearchPage
+
+    lines = [
+        "Tomasz Wilk from Brightline Signs rang again this morning and said the kiosk enclosures for "
+        "the ferry company need a second coat of marine paint, which adds a week and a bit.",
+        "We agreed to move the kiosk install to the week after the launch demo, so that Ben can see "
+        "the enclosures before they are bolted to the pier, and the electrician can run power.",
+        "I'll send Ben the revised kiosk schedule and the paint quote from Brightline Signs by "
+        "Thursday, with the drawings attached and a note about the pier access times.",
+    ]
+    projects = ["Harbour App", "Linden Bakery", "Kestrel Ferries", "Pier Works"]
+    notes = [note(f"n{i}", name, f"2026-03-0{i + 1}T09:00:00", lines) for i, name in enumerate(projects)]
+    import_corpus(library, write_corpus(tmp_path / "n.jsonl", notes))
+    page = SearchPage(window.ops, library)
+    qtbot.addWidget(page)
+    page.resize(340, 800)
+    page.show()
+    page.search("Brightline Signs kiosk enclosures", project=None)
+    qtbot.waitUntil(lambda: len(page.cards) >= 3, timeout=WAIT_MS)
+    viewport = page.results.parentWidget()
+    qtbot.waitUntil(lambda: page.results.height() > viewport.height(), timeout=WAIT_MS)  # it scrolls
+    assert_every_line_shown(qtbot, page.results)

@@ -45,7 +45,9 @@ class ConnectionsPage(QWidget):
         )
         self.body = QWidget()
         self.body_layout = QVBoxLayout(self.body)
-        self.body_layout.setAlignment(Qt.AlignmentFlag.AlignTop)
+        # Cards stack at the top above a closing stretch, not by aligning the layout to the top: an
+        # aligned layout is only as tall as its size hint, and a narrow page cut quotes' last lines off.
+        self.body_layout.addStretch(1)
         self.area = QScrollArea()
         self.area.setWidgetResizable(True)
         self.area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -79,9 +81,9 @@ class ConnectionsPage(QWidget):
             card.open_requested.connect(self.open_requested.emit)
             card.verdict_requested.connect(self.give_verdict)
             self.cards.append(card)
-            self.body_layout.addWidget(card)
+            self._add(card)
         if not found:
-            self.body_layout.addWidget(
+            self._add(
                 muted_label(
                     "No new connections. They appear here when a note shares something with "
                     "another project, after it is consolidated in the background."
@@ -93,6 +95,9 @@ class ConnectionsPage(QWidget):
     def give_verdict(self, connection_id: int, verdict: str) -> None:
         send_verdict(self.ops, self.library, self.cards, connection_id, verdict, self.message.emit)
 
+    def _add(self, widget: QWidget) -> None:
+        self.body_layout.insertWidget(self.body_layout.count() - 1, widget)  # above the closing stretch
+
     def _clear(self) -> None:
         self.cards = []
-        clear_layout(self.body_layout)
+        clear_layout(self.body_layout)  # the closing stretch stays

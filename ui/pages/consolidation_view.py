@@ -76,10 +76,13 @@ class LayersPanel(QScrollArea):
         self.setAccessibleName("Facts, corrections and connections of this note")
         self.body = QWidget()
         self.body_layout = QVBoxLayout(self.body)
-        self.body_layout.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.status = muted_label("")
         self.status.setAccessibleName("Consolidation of this note")
         self.body_layout.addWidget(self.status)
+        # Stacked at the top by a closing stretch, not by aligning the layout: an aligned layout is only
+        # as tall as its size hint, so in this narrow panel (300 px) the quotes of a connection card,
+        # wrapped to more lines than the hint allows for, lost their last line.
+        self.body_layout.addStretch(1)
         self.setWidget(self.body)
 
     # --- loading ----------------------------------------------------------------------------------
@@ -214,11 +217,11 @@ class LayersPanel(QScrollArea):
         return card
 
     def _add(self, widget: QWidget) -> None:
-        self.body_layout.addWidget(widget)
+        self.body_layout.insertWidget(self.body_layout.count() - 1, widget)  # above the closing stretch
 
     def _clear(self) -> None:
         self.fact_blocks, self.correction_buttons, self.cards, self.stretch_buttons = {}, [], [], {}
-        clear_layout(self.body_layout, keep=1)  # the status line stays
+        clear_layout(self.body_layout, keep=1)  # the status line (and the closing stretch) stay
 
     # --- decisions --------------------------------------------------------------------------------
     def give_verdict(self, connection_id: int, verdict: str) -> None:

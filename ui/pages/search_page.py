@@ -43,7 +43,9 @@ class SearchPage(QWidget):
         self.heading.setAccessibleName("Search results")
         self.results = QWidget()
         self.results_layout = QVBoxLayout(self.results)
-        self.results_layout.setAlignment(Qt.AlignmentFlag.AlignTop)
+        # Results stack at the top above a closing stretch, not by aligning the layout to the top: an
+        # aligned layout is only as tall as its size hint, and a narrow page cut passages' last lines off.
+        self.results_layout.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -93,7 +95,7 @@ class SearchPage(QWidget):
         for hit in hits:
             card = PassageCard(place_of(hit), hit.text, query=self.query)
             card.open_requested.connect(self.open_requested.emit)
-            self.results_layout.addWidget(card)
+            self.results_layout.insertWidget(self.results_layout.count() - 1, card)  # above the stretch
             self.cards.append(card)
 
     def _clear(self) -> None:

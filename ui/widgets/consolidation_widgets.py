@@ -211,8 +211,11 @@ class ConnectionCard(QFrame):
 
 
 def clear_layout(layout: QLayout, *, keep: int = 0) -> None:
-    """Remove and delete every widget of `layout` after its first `keep` ones."""
-    while layout.count() > keep:
+    """Remove and delete every widget of `layout` after its first `keep` ones; a closing stretch (what
+    keeps a list of cards at the top) stays."""
+    last = layout.itemAt(layout.count() - 1)
+    closing = 1 if last is not None and last.spacerItem() is not None else 0
+    while layout.count() > keep + closing:
         entry = layout.takeAt(keep)
         widget = entry.widget() if entry is not None else None
         if widget is not None:
