@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from pytestqt.exceptions import TimeoutError as WaitTimeout
 
 from app.consolidation.service import consolidate, list_connections, list_stretches
 from app.ingest.imports import import_corpus
@@ -183,6 +185,49 @@ def test_the_connections_page_shows_every_wrapped_line_when_narrow(win, qtbot) -
     qtbot.waitUntil(lambda: len(page.cards) >= 2, timeout=WAIT_MS)
     idle(qtbot, win)
     assert_every_line_shown(qtbot, page.body)
+
+
+def _assert_cards_fit(qtbot, page) -> None:  # type: ignore[no-untyped-def]
+    viewport = page.area.viewport()
+    with suppress(WaitTimeout):  # the assertions below name the card
+        qtbot.waitUntil(lambda: page.body.width() <= viewport.width(), timeout=3000)
+    for card in page.cards:
+        right = card.mapTo(viewport, card.rect().topRight()).x()
+        assert right < viewport.width(), f"{card.accessibleName()}: right edge {right} ≥ {viewport.width()}"
+    assert_every_line_shown(qtbot, page.body)
+
+
+def test_the_commitments_page_fits_the_narrowest_page_the_window_allows(win, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """At the narrowest the window lets the pages be (487 px: the recording view's minimum), a card
+    is as wide as the page, not as wide as its longest line: "Due Fri 27 Mar 2026 (Friday the 27th of
+    March) · ⚠ Overdue by 245 days" did not wrap, the cards' right edge was at 481 px in a 467 px
+    viewport, and their right border and the end of that line were cut off (no horizontal scroll bar)."""
+    page = win.commitments_page
+    page.today = date(2026, 11, 27)
+    qtbot.mouseClick(win.sidebar.commitments_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(page.cards) == 2, timeout=WAIT_MS)
+    sidebar, stack, ask = win.splitter.sizes()
+    win.splitter.setSizes([sidebar, 0, stack + ask])  # the pages as narrow as they go
+    idle(qtbot, win)
+    assert page.width() == win.stack.minimumSizeHint().width() < 500
+    assert any("Overdue by 245 days" in card.due.text() for card in page.cards)
+    _assert_cards_fit(qtbot, page)
+
+
+def test_the_commitments_page_fits_a_narrow_panel(win, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """At 340 px the due lines wrap and every quote under them keeps its last line (the page's
+    top-aligned body, sized by its size hint, cut one off once the cards grew taller)."""
+    from ui.pages.commitments_page import CommitmentsPage
+
+    page = CommitmentsPage(win.ops, win.library)
+    page.today = date(2026, 11, 27)
+    qtbot.addWidget(page)
+    page.resize(340, 800)
+    page.show()
+    page.reload()
+    qtbot.waitUntil(lambda: len(page.cards) == 2, timeout=WAIT_MS)
+    idle(qtbot, win)
+    _assert_cards_fit(qtbot, page)
 
 
 def test_a_stored_note_is_consolidated_in_the_background(qtbot, template, _isolated_library) -> None:  # type: ignore[no-untyped-def]

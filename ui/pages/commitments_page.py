@@ -40,6 +40,7 @@ from ui.widgets.consolidation_widgets import (
 from ui.widgets.passage_cards import Place
 
 SUBJECTS = {"me": "I", "us": "We"}
+KEEP = "white-space: nowrap"
 
 
 def due_day(due: str | None) -> str:
@@ -56,7 +57,8 @@ def parties(c: Commitment) -> str:
 
 def due_line(c: Commitment, today: date) -> str:
     """ "Due Tue 25 Aug 2026 (by next Tuesday) · Overdue by 6 days", as rich text."""
-    line = f"Due {due_day(c.due_date)}" if c.due_date else "No date said"
+    # The line wraps in a narrow column; the date and "⚠ Overdue by N days" each stay whole on a line.
+    line = f"<span style='{KEEP}'>Due {due_day(c.due_date)}</span>" if c.due_date else "No date said"
     if c.due_text:
         line += f" <span style='color:{colours().muted}'>({escape(c.due_text)})</span>"
     if c.done_on(today):
@@ -65,7 +67,7 @@ def due_line(c: Commitment, today: date) -> str:
         days = (today - date.fromisoformat(c.due_date)).days
         if days > 0:
             late = f"Overdue by {days} day{'s' if days != 1 else ''}"
-            return line + f" · <b style='color:{colours().error}'>⚠ {late}</b>"
+            return line + f" · <b style='color:{colours().error}; {KEEP}'>⚠ {late}</b>"
         line += " · due today" if days == 0 else f" · in {-days} day{'s' if days != -1 else ''}"
     return line
 
@@ -94,6 +96,9 @@ class CommitmentCard(QFrame):
         self.title.setWordWrap(True)
         self.due = QLabel(due_line(commitment, today))
         self.due.setTextFormat(Qt.TextFormat.RichText)
+        # Wraps: the page has no horizontal scroll bar, and at its narrowest (487 px) the line on one
+        # line made the card wider than the column, cutting off its end and the card's right border.
+        self.due.setWordWrap(True)
         self.due.setAccessibleName(
             ("Overdue. " if self.overdue else "") + f"Due {due_day(commitment.due_date)}"
         )
@@ -150,7 +155,10 @@ class CommitmentsPage(QWidget):
         top.addWidget(self.show_done)
         self.body = QWidget()
         self.body_layout = QVBoxLayout(self.body)
-        self.body_layout.setAlignment(Qt.AlignmentFlag.AlignTop)
+        # Cards stack above a closing stretch, not by aligning the layout to the top: an aligned layout
+        # is only as tall as its size hint, and once the due line wraps (a narrow column) a quote lost
+        # its last line.
+        self.body_layout.addStretch(1)
         self.area = QScrollArea()
         self.area.setWidgetResizable(True)
         self.area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -201,14 +209,14 @@ class CommitmentsPage(QWidget):
         for title, rows in sections:
             if not rows:
                 continue
-            self.body_layout.addWidget(section_heading(f"{title} ({len(rows)})"))
+            self._add(section_heading(f"{title} ({len(rows)})"))
             for c in rows:
                 card = CommitmentCard(c, groups.today)
                 card.open_requested.connect(self.open_requested.emit)
                 self.cards.append(card)
-                self.body_layout.addWidget(card)
+                self._add(card)
         if not (groups.open or groups.done):
-            self.body_layout.addWidget(
+            self._add(
                 muted_label(
                     'No commitments yet. "I\'ll send Jana the deck by Monday", "Markus owes us the data '
                     'by Friday": they appear here once a note is consolidated, in the background.'
@@ -217,6 +225,9 @@ class CommitmentsPage(QWidget):
         QTimer.singleShot(0, self, lambda: self.area.verticalScrollBar().setValue(keep))
         self.count_changed.emit(len(groups.overdue))
 
+    def _add(self, widget: QWidget) -> None:
+        self.body_layout.insertWidget(self.body_layout.count() - 1, widget)  # above the closing stretch
+
     def _clear(self) -> None:
         self.cards = []
-        clear_layout(self.body_layout)
+        clear_layout(self.body_layout)  # the closing stretch stays
