@@ -30,6 +30,27 @@ def test_a_citation_wraps_in_a_narrow_panel_and_unwraps_when_wide(qtbot) -> None
     assert button.text() == "▶ " + PLACE.label() and button.width() >= one_line
 
 
+def test_a_label_its_caller_chose_survives_resizes(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """A short label ("▶ at 1:15" for the note already open) stays through resizes; one given with
+    a two-line form wraps to that form, not to the place's full label."""
+    panel = QWidget()
+    layout = QVBoxLayout(panel)
+    here, compact = CitationButton(PLACE), CitationButton(PLACE)
+    here.setText("▶ at 1:15")  # as QuoteBlock set it before set_label
+    compact.set_label("▶ Hartwell Logistics · 12 Mar 2026 · 1:15", "▶ Hartwell Logistics\n12 Mar 2026 · 1:15")
+    for button in (here, compact):
+        layout.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
+    qtbot.addWidget(panel)
+    panel.resize(compact.one_line_width() // 2 + 40, 200)
+    panel.show()
+    qtbot.waitUntil(lambda: "\n" in compact.text(), timeout=WAIT_MS)
+    assert compact.text() == "▶ Hartwell Logistics\n12 Mar 2026 · 1:15" and here.text() == "▶ at 1:15"
+    panel.resize(compact.one_line_width() + 100, 200)
+    qtbot.waitUntil(lambda: "\n" not in compact.text(), timeout=WAIT_MS)
+    assert compact.text() == "▶ Hartwell Logistics · 12 Mar 2026 · 1:15" and here.text() == "▶ at 1:15"
+    assert here.width() < compact.width()  # sized by its own label, not the full one
+
+
 def test_a_claim_quoting_a_corrected_line_shows_the_correction_beside_the_raw_quote(qtbot) -> None:  # type: ignore[no-untyped-def]
     from ui.widgets.answer_view import ClaimCard
 

@@ -171,6 +171,32 @@ def test_the_layers_beside_a_transcript_show_every_wrapped_line(win, qtbot) -> N
     assert_every_line_shown(qtbot, side.body)
 
 
+def test_the_layers_keep_their_short_citations_when_resized(win, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """A fact of the open note is cited "▶ at 0:00"; a connection's quotes "▶ Project · date · m:ss"
+    (on two lines if need be). The citation button put its full label ("Harbour App / 2 Feb 2026,
+    09:00 · at 0:00") back whenever it was resized, so the short forms never showed."""
+    from ui.format import clock
+    from ui.widgets.consolidation_widgets import short_day
+
+    win.open_recording(_rid(win, "Harbour App kickoff"))
+    side = win.recording_view.side
+    qtbot.waitUntil(lambda: bool(side.cards) and bool(side.fact_blocks), timeout=WAIT_MS)
+    idle(qtbot, win)
+    splitter = side.parentWidget()
+    total = sum(splitter.sizes())
+    for width in (side.width(), 480):  # as it opens (300 px), then wider
+        splitter.setSizes([total - width, width])
+        qtbot.waitUntil(lambda w=width: side.width() == w, timeout=WAIT_MS)
+        client = next(b for b in side.fact_blocks.values() if "Kestrel Ferry" in b.quote.text())
+        assert client.citation.text() == "▶ at 0:00"
+        assert all(b.citation.text().startswith("▶ at ") for b in side.fact_blocks.values())
+        for card in side.cards:
+            for block, end in zip(card.quotes, (card.connection.a, card.connection.b), strict=True):
+                shown = block.citation.text().replace("\n", " · ")
+                assert shown == f"▶ {end.project} · {short_day(end.spoken_at)} · {clock(end.start)}"
+        assert_every_line_shown(qtbot, side.body)
+
+
 def test_the_connections_page_shows_every_wrapped_line_when_narrow(win, qtbot) -> None:  # type: ignore[no-untyped-def]
     """The connections page at 340 px: every quote and rationale of its cards is shown whole. (In the
     window the page is at least as wide as the recording view, ~490 px, where it did not clip; at 340 px

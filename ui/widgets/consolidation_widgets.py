@@ -97,9 +97,10 @@ class QuoteBlock(QWidget):
         self.citation = CitationButton(place)
         self.citation.open_requested.connect(self.open_requested.emit)
         if label == "compact":
-            self.citation.setText(f"▶ {place.project} · {short_day(place.spoken_at)} · {clock(place.start)}")
+            day, at = short_day(place.spoken_at), clock(place.start)
+            self.citation.set_label(f"▶ {place.project} · {day} · {at}", f"▶ {place.project}\n{day} · {at}")
         elif label == "here":
-            self.citation.setText(f"▶ at {clock(place.start)}")
+            self.citation.set_label(f"▶ at {clock(place.start)}")
         text = f"“{escape(quote)}”"
         if muted:
             text = f"<s>{text}</s>"

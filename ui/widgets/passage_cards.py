@@ -48,7 +48,7 @@ class CitationButton(QPushButton):
     open_requested = Signal(int, float)  # recording id, seconds
 
     def __init__(self, place: Place, parent: QWidget | None = None, *, prefix: str = "▶ ") -> None:
-        super().__init__(prefix + place.label(), parent)
+        super().__init__(parent)
         self.place = place
         self.prefix = prefix
         self.setFlat(True)
@@ -64,9 +64,26 @@ class CitationButton(QPushButton):
         # panel wider or lose its end (the Ask panel cut "· at 1:15" off).
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.setMinimumWidth(120)
+        self.one_line = ""
+        self.two_lines = ""
+        self.set_label(prefix + place.label(), prefix + place.label_lines())
+
+    def set_label(self, one_line: str, two_lines: str | None = None) -> None:
+        """Show `one_line`, or `two_lines` (the same words with a line break) when the button is
+        narrower than one line; without `two_lines` the label stays on one line."""
+        # Kept here, not only as the button's text: a resize chooses between the two, and choosing
+        # from the place's full label instead put it back over a short one its caller had set.
+        self.one_line = one_line
+        self.two_lines = two_lines if two_lines is not None else one_line
+        self._fit(self.width() if self.isVisible() else None)
+        self.updateGeometry()  # the size hint follows the label
+
+    def setText(self, text: str) -> None:
+        """A label set as text stays on one line and survives resizes (see set_label)."""
+        self.set_label(text)
 
     def one_line_width(self) -> int:
-        return self.fontMetrics().horizontalAdvance(self.prefix + self.place.label()) + 16  # the padding
+        return self.fontMetrics().horizontalAdvance(self.one_line) + 16  # the padding
 
     def sizeHint(self) -> QSize:
         # as wide as the label on one line, so a layout offers that much when it has it
@@ -75,10 +92,14 @@ class CitationButton(QPushButton):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        fits = event.size().width() >= self.one_line_width()
-        wanted = self.prefix + (self.place.label() if fits else self.place.label_lines())
+        self._fit(event.size().width())
+
+    def _fit(self, width: int | None) -> None:
+        """One line or two for `width` (None: not laid out yet, one line until it is)."""
+        fits = width is None or width >= self.one_line_width()
+        wanted = self.one_line if fits else self.two_lines
         if self.text() != wanted:
-            self.setText(wanted)
+            super().setText(wanted)
             self.updateGeometry()  # two lines are taller: the layout gives the height back
 
 
