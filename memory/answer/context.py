@@ -11,6 +11,7 @@ budget (Settings.ask_word_budget).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
@@ -23,7 +24,17 @@ from memory.store.store import Store
 from memory.text import nlp
 from memory.text.doc import split_sentences
 from memory.text.quotes import QuoteSource, QuoteSpan, SourceSegment, word_count
-from memory.text.relevance import STOPWORDS, QuestionTerms, Support, best_window, coverage, said_stems, stems
+from memory.text.relevance import (
+    STOPWORDS,
+    QuestionTerms,
+    Support,
+    asked_values,
+    best_window,
+    coverage,
+    said_stems,
+    said_values,
+    stems,
+)
 
 # Words that take back what was just said. Matched on lower-cased text near the start of a
 # segment, or anywhere inside a quote.
@@ -305,6 +316,10 @@ def passage_support(
     anchors = passage.anchors()
     required = terms.names - terms.descriptive
     found = [n for n in required if n in anchors or mentioned(n)]
+    if len(found) < len(required) and (values := asked_values(terms.raw, frozenset(required))):
+        # "the 40k quote" is said "forty thousand": a number counts as said when the passage says its value
+        said = said_values(passage.text)
+        found += [n for n, v in values.items() if n not in found and any(math.isclose(v, x) for x in said)]
     names = len(found) / len(required) if required else 1.0
     segments = passage.segments
     if not segments:

@@ -16,11 +16,13 @@ import math
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from memory.store import word_stats
 from memory.store.store import Store
 from memory.text.nlp import language_of, parse
+from memory.text.numbers import find_quantities
 from memory.text.quotes import tokens
 from memory.text.stems import stem as snowball_stem
 from memory.text.stems import text_language
@@ -178,6 +180,26 @@ def question_names(question: str) -> set[str]:
         if any(a < tok.end and tok.start < b for a, b in spans):
             found.add(stem(tok.norm))
     return found
+
+
+@lru_cache(maxsize=256)  # read for every passage of an answer
+def asked_values(question: str, names: frozenset[str]) -> dict[str, float]:
+    """Name stems of the question that are parts of a number it says, with that number's value:
+    "the 40k quote" → {"40k": 40000}, "the 5,000 euro invoice" → {"5": 5000, "000": 5000}. A note says
+    a number as it was spoken ("forty thousand"), so a passage that says the value says the name
+    (memory/answer/context.py `passage_support`); text2num reads the words (memory/text/numbers.py)."""
+    language = text_language(question)
+    found: dict[str, float] = {}
+    for quantity in find_quantities(question, language):
+        parts = {stem(t.norm, language) for t in tokens(quantity.text) if any(c.isdigit() for c in t.norm)}
+        if parts and parts <= names:
+            found.update(dict.fromkeys(parts, quantity.value))
+    return found
+
+
+def said_values(text: str) -> set[float]:
+    """The values of the numbers a text says, in words or in digits."""
+    return {q.value for q in find_quantities(text, text_language(text))}
 
 
 _WH = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how"})
