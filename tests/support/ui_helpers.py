@@ -62,6 +62,20 @@ def cut_off_labels(root) -> list[str]:  # type: ignore[no-untyped-def]
     ]
 
 
+def past_the_right_edge(viewport, root) -> list[str]:  # type: ignore[no-untyped-def]
+    """The visible widgets under `root` whose right edge is not inside `viewport` (the panels have no
+    horizontal scroll bar, so that part is cut off), each as "Type: right ≥ width: text"."""
+    from PySide6.QtWidgets import QWidget
+
+    found = []
+    for widget in root.findChildren(QWidget):
+        right = widget.mapTo(viewport, widget.rect().topRight()).x()
+        if widget.isVisible() and right >= viewport.width():
+            text = widget.text() if hasattr(widget, "text") else widget.accessibleName()
+            found.append(f"{type(widget).__name__}: {right} ≥ {viewport.width()}: {str(text)[:60]}")
+    return found
+
+
 def assert_every_line_shown(qtbot, root) -> None:  # type: ignore[no-untyped-def]
     """Wait for the layout to settle (a citation that goes onto two lines relays its card out), then
     no wrapped label under `root` may be cut off."""

@@ -24,7 +24,7 @@ from app.paths import DataDir
 from app.recording_service import list_recordings
 from tests.conftest import MODELS_DIR, require_models
 from tests.support.consolidation_corpus import write_corpus
-from tests.support.ui_helpers import WAIT_MS, assert_every_line_shown, idle, note
+from tests.support.ui_helpers import WAIT_MS, assert_every_line_shown, idle, note, past_the_right_edge
 from tests.support.ui_helpers import write_corpus as write_notes
 
 pytestmark = pytest.mark.slow  # a library indexed with the embedding model; the window warms the models up
@@ -195,6 +195,41 @@ def test_the_layers_keep_their_short_citations_when_resized(win, qtbot) -> None:
                 shown = block.citation.text().replace("\n", " · ")
                 assert shown == f"▶ {end.project} · {short_day(end.spoken_at)} · {clock(end.start)}"
         assert_every_line_shown(qtbot, side.body)
+
+
+def test_the_layers_beside_a_transcript_fit_their_panel(win, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Nothing in the layers panel is wider than its viewport, in the window as it opens and narrowed
+    to its minimum. The self-correction "→ ✓ “Wednesday the 4th of February” · 0:21" could not wrap
+    (278 px), so the body needed 296 px in a 284 px viewport: a connection card's right border and the
+    end of "…on 2 Mar 2026, 10:00" lay under the scroll bar. Now it wraps, keeping both the words
+    taken back and the words meant on screen, and a click on its wrapped words still plays them."""
+    win.open_recording(_rid(win, "Harbour App kickoff"))
+    side = win.recording_view.side
+    qtbot.waitUntil(lambda: bool(side.cards) and bool(side.correction_buttons), timeout=WAIT_MS)
+    idle(qtbot, win)
+    viewport = side.viewport()
+    for narrowed in (False, True):
+        if narrowed:
+            win.resize(1, win.height())  # as narrow as the window goes
+            idle(qtbot, win)
+            assert win.width() == win.minimumWidth()
+        assert side.width() <= 340
+        with suppress(WaitTimeout):  # the assertions below name what does not fit
+            qtbot.waitUntil(lambda: side.body.width() <= viewport.width(), timeout=3000)
+        assert side.body.width() <= viewport.width(), f"body {side.body.width()} > {viewport.width()}"
+        beyond = past_the_right_edge(viewport, side.body)
+        assert not beyond, "past the right edge:\n" + "\n".join(beyond)
+        assert_every_line_shown(qtbot, side.body)
+        wrong, right = side.correction_buttons[:2]
+        assert "“Tuesday”" in wrong.text() and "“Wednesday the 4th of February”" in right.text()
+    # Clicked where its words are drawn, through the window (as a user would): the button plays them.
+    side.ensureWidgetVisible(right)
+    idle(qtbot, win)
+    at = right.label.mapTo(win, right.label.rect().center())
+    qtbot.mouseClick(win.windowHandle(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
+    view = win.recording_view
+    qtbot.waitUntil(lambda: view.model.current_row is not None, timeout=WAIT_MS)
+    assert "no, sorry" in view.model.segments[view.model.current_row].raw_text
 
 
 def test_the_connections_page_shows_every_wrapped_line_when_narrow(win, qtbot) -> None:  # type: ignore[no-untyped-def]

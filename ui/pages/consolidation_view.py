@@ -28,6 +28,7 @@ from ui.theme import colours
 from ui.widgets.consolidation_widgets import (
     ConnectionCard,
     QuoteBlock,
+    WrappingButton,
     card_frame,
     clear_layout,
     muted_label,
@@ -66,7 +67,7 @@ class LayersPanel(QScrollArea):
         self.recording_id: RecordingId | None = None
         self.panel: RecordingPanel | None = None
         self.fact_blocks: dict[int, QuoteBlock] = {}
-        self.correction_buttons: list[QPushButton] = []
+        self.correction_buttons: list[WrappingButton] = []
         self.cards: list[ConnectionCard] = []
         self.stretch_buttons: dict[int, tuple[QPushButton, QPushButton]] = {}
         self._generation = 0
@@ -167,9 +168,10 @@ class LayersPanel(QScrollArea):
         ):
             seconds = starts.get(segment_id, 0.0)
             shown = text if len(text) <= SHORT else text[: SHORT - 1].rstrip() + "…"
-            button = QPushButton(f"{mark} “{shown}” · {clock(seconds)}")
-            button.setFlat(True)
-            button.setStyleSheet("text-align: left; padding: 2px 4px;")
+            # Wraps in the narrow panel: on one line the words meant made the panel wider than its
+            # viewport. Both the words taken back and the words meant stay whole on screen; "· 0:21"
+            # stays together (a no-break space) when it goes onto a line of its own.
+            button = WrappingButton(f"{mark} “{shown}” ·\u00a0{clock(seconds)}")
             button.setToolTip(f"“{text}”: play from {clock(seconds)}")
             said = "taken back" if mark == "✗" else "meant"
             button.setAccessibleName(f"Words {said}: {text}, at {clock(seconds)}")
@@ -203,7 +205,9 @@ class LayersPanel(QScrollArea):
         layout.addWidget(play, 0, Qt.AlignmentFlag.AlignLeft)
         row = QHBoxLayout()  # on a line of their own: the panel may be narrow
         if stretch.status != "assigned":
-            assign = QPushButton(f"Assign to {stretch.project}")
+            # Wraps rather than widen the panel: with Dismiss beside it, "Assign to Linden Bakery" on one
+            # line was 1 px wider than the 300 px panel's viewport, and a longer project name more.
+            assign = WrappingButton(f"Assign to {stretch.project}", flat=False)
             assign.setAccessibleName(f"Link this stretch to {stretch.project}")
             assign.clicked.connect(lambda: self.assign_stretch(stretch.id))
             dismiss = QPushButton("Dismiss")

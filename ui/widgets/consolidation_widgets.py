@@ -10,9 +10,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLayout, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLayout,
+    QPushButton,
+    QSizePolicy,
+    QStyle,
+    QStyleOptionButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.consolidation import service as consolidation_service
 from app.consolidation.views import Connection, Side
@@ -66,6 +77,64 @@ def icon_label(kind: str) -> QLabel:
     icon.setToolTip("Stated: your words, quoted" if kind == "stated" else "Inferred: not a quote")
     icon.setAlignment(Qt.AlignmentFlag.AlignTop)
     return icon
+
+
+class WrappingButton(QPushButton):
+    """A button whose text word-wraps, for words that must be shown whole in a narrow panel.
+
+    A QPushButton's own text never wraps: its minimum width is its longest line, and in the layers
+    panel (300 px) "→ ✓ “Wednesday the 4th of February” · 0:21" made the whole panel wider than its
+    viewport, putting the cards' right border under the scroll bar. The text is a word-wrapped label
+    inside the button instead; the button still takes the clicks, the focus and the accessible name.
+    """
+
+    def __init__(self, text: str, parent: QWidget | None = None, *, flat: bool = True) -> None:
+        super().__init__(parent)
+        self.setFlat(flat)
+        self.label = QLabel(text)
+        self.label.setTextFormat(Qt.TextFormat.PlainText)  # the user's words, never read as markup
+        self.label.setWordWrap(True)
+        self.label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)  # a click is the button's
+        self.row = QHBoxLayout(self)
+        if flat:
+            self.row.setContentsMargins(4, 2, 4, 2)  # as the flat, left-aligned buttons beside it
+        else:  # as much room around the text as the style gives a button's own text (its bevel)
+            option = QStyleOptionButton()
+            self.initStyleOption(option)
+            room = self.style().sizeFromContents(QStyle.ContentsType.CT_PushButton, option, QSize(0, 0), self)
+            side, top = room.width() // 2, room.height() // 2
+            self.row.setContentsMargins(side, top, side, top)
+            self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)  # as a button's own text is
+        self.row.addWidget(self.label)
+        # Preferred, not QPushButton's fixed height: a wrapped label is taller, and the layout gives the
+        # button the height its width needs (heightForWidth below).
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+
+    def text(self) -> str:
+        return self.label.text()
+
+    def setText(self, text: str) -> None:
+        self.label.setText(text)
+        self.updateGeometry()
+
+    # QPushButton sizes itself by its own text, which is empty here; these follow the label.
+    def sizeHint(self) -> QSize:
+        # As wide as the text on one line, so a layout offers that much when it has it (a wrapped
+        # label's own hint is a narrower, wrapped shape: it broke "· 0:21" off with room to spare).
+        # The 1 px: at exactly the text's advance the label already breaks its last word off.
+        margins = self.row.contentsMargins()
+        width = self.label.fontMetrics().horizontalAdvance(self.label.text()) + 1
+        width += margins.left() + margins.right()
+        return QSize(width, self.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:
+        return self.row.totalMinimumSize()
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self.row.totalHeightForWidth(width)
 
 
 class QuoteBlock(QWidget):
