@@ -64,3 +64,19 @@ def test_quote_and_connection_cards_show_the_words_as_said(qtbot) -> None:  # ty
     )
     qtbot.addWidget(card)
     _assert_reads_as_said(card)
+
+
+def test_a_self_correction_shows_all_the_words_taken_back_and_meant(qtbot, library) -> None:  # type: ignore[no-untyped-def]
+    """The buttons wrap, so the words are not cut to a width ("six hundred and forty thous…")."""
+    from memory.consolidate.correction_store import StoredCorrection
+    from ui.operations import Operations
+
+    panel = LayersPanel(Operations(lambda _e: None), library)
+    qtbot.addWidget(panel)
+    wrong, right = (
+        "six hundred and forty thousand & change",
+        "four hundred and sixty thousand over the three years",
+    )
+    correction = StoredCorrection(1, 1, "no", "value", 1, 0, 5, wrong, 1, 6, 14, right)
+    texts = shown_texts(panel._correction_row(correction, {1: 12.0}))
+    assert any(f"“{wrong}”" in t for t in texts) and any(f"“{right}”" in t for t in texts), texts

@@ -37,7 +37,6 @@ from ui.widgets.consolidation_widgets import (
 )
 from ui.widgets.passage_cards import Place
 
-SHORT = 36  # characters of a correction shown on its button (the tooltip has all of it)
 STATUS = {
     "consolidated": "Consolidated: facts, self-corrections and connections of this note.",
     "partial": "Being consolidated in the background…",
@@ -167,11 +166,11 @@ class LayersPanel(QScrollArea):
             (correction.right_text, correction.right_segment_id, "→ ✓"),
         ):
             seconds = starts.get(segment_id, 0.0)
-            shown = text if len(text) <= SHORT else text[: SHORT - 1].rstrip() + "…"
             # Wraps in the narrow panel: on one line the words meant made the panel wider than its
-            # viewport. Both the words taken back and the words meant stay whole on screen; "· 0:21"
-            # stays together (a no-break space) when it goes onto a line of its own.
-            button = WrappingButton(f"{mark} “{shown}” ·\u00a0{clock(seconds)}")
+            # viewport. Both the words taken back and the words meant are shown whole, never cut to a
+            # width (what was said is read as said); "· 0:21" stays together (a no-break space) when
+            # it goes onto a line of its own.
+            button = WrappingButton(f"{mark} “{text}” ·\u00a0{clock(seconds)}")
             button.setToolTip(f"“{text}”: play from {clock(seconds)}")
             said = "taken back" if mark == "✗" else "meant"
             button.setAccessibleName(f"Words {said}: {text}, at {clock(seconds)}")
