@@ -37,7 +37,7 @@ def test_a_later_saying_of_the_same_project_is_kept(store: Store) -> None:
         _passage(2, LATER, "2027-04-15T18:00:00", rank=3),
     )
     assert _judged(store, first, later) == [True, True]
-    assert Gate().min_support_close <= later.support.coverage < Gate().min_support  # the case it is for
+    assert Gate().min_support_later <= later.support.coverage < Gate().min_support  # the case it is for
 
 
 def test_alone_the_later_saying_is_not_enough(store: Store) -> None:
@@ -56,3 +56,19 @@ def test_the_later_saying_must_say_the_kind_asked_for(store: Store) -> None:
     no_number = "Leanne added a second rigging team to the crew, she's pleased with them."
     first, later = _passage(1, FIRST, "2027-02-10T18:00:00"), _passage(2, no_number, "2027-04-15T18:00:00")
     assert _judged(store, first, later) == [True, False]
+
+
+def test_an_update_may_say_only_one_of_four_words_asked(store: Store) -> None:
+    """A quarter of the question's words is enough for a later saying (`Gate.min_support_later`,
+    chosen leave one set out): the update names the crew, not the night shift or the shutdown."""
+    question = "How many people are on the night shutdown crew?"
+    terms = question_terms(question, document_counts={w: 1 for w in content_words(question)}, documents=10)
+    first = _passage(
+        1, "The night shutdown crew is eighty-five people, Leanne signed it off.", "2027-02-10T18:00:00"
+    )
+    later = _passage(2, LATER, "2027-04-15T18:00:00", rank=3)
+    judge_passages(store, [first, later], terms, Gate())
+    assert (first.relevant, later.relevant) == (True, True)
+    assert later.support.coverage < Gate().min_support_close  # fewer words than closeness needs
+    judge_passages(store, [first, later], terms, Gate(min_support_later=Gate().min_support_close))
+    assert (first.relevant, later.relevant) == (True, False)
