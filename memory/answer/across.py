@@ -8,7 +8,7 @@ answered from one project only. Here:
 
 - `asks_across_projects` reads the question's grammar (spaCy's parse): a word for an engagement
   (project, client, customer…) that is quantified beyond the one at hand ("other", "another",
-  "more than one", "any of my", "both"), or the speaker's own past experience asked in the perfect
+  "more than one", "any of my", "both", or counted as two or more: "two clients at once"), or the speaker's own past experience asked in the perfect
   ("have I … before / ever / elsewhere"), or spanned by a preposition ("across my projects",
   "between clients"), or the speaker's own calendar clashing (`asks_about_clashes`: "any scheduling
   conflicts in June?", "have I double-booked myself?": one person's diary holds every project).
@@ -32,6 +32,7 @@ from memory.search.asked_dates import calendar_mentions
 from memory.search.connected import links_from_recordings
 from memory.store.store import Store
 from memory.text import nlp
+from memory.text.numbers import find_quantities
 from memory.text.relevance import QuestionTerms, said_stems
 
 if TYPE_CHECKING:
@@ -76,6 +77,8 @@ def asks_across_projects(question: str) -> bool:
             modifiers = {c.lower_ for c in token.children}
             if modifiers & BEYOND or "more" in {c.lower_ for c in token.subtree}:
                 return True  # "another project", "more than one client", "both clients"
+            if token.tag_ in ("NNS", "NNPS") and _counted_beyond_one(token):
+                return True  # "two clients at once", "three of my projects"
             if "one" in modifiers and _another_stands_for_it(doc, token):
                 return True  # "a problem at one client that could hit another"
             if token.tag_ in ("NNS", "NNPS") and token.dep_ == "pobj" and token.head.lower_ in SPANNING:
@@ -88,6 +91,16 @@ def asks_across_projects(question: str) -> bool:
                 if head is not None and head.lower_ in ("any", "which", "all", "some", "none", "one"):
                     return True
     return _asks_past_work(doc)
+
+
+def _counted_beyond_one(noun: Token) -> bool:
+    """Engagements counted as two or more ("two clients", "three projects"): text2num reads the number."""
+    for c in noun.children:
+        if c.dep_ == "nummod":
+            found = find_quantities(" ".join(t.text for t in c.subtree))
+            if found and found[0].value >= 2:
+                return True
+    return False
 
 
 # Words of things happening at once. A clash of a calendar, not of interests or of people: the

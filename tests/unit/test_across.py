@@ -28,6 +28,8 @@ ACROSS = [
     "Would a late delivery at one customer hurt another one?",
     "Gab es das Problem schon mal bei einem anderen Kunden?",
     "Hat Frau Berger mit mehreren Projekten zu tun?",
+    "Is Tomasz booked by two clients in the same week?",
+    "Which three projects still use the old VPN?",
 ]
 ONE_PROJECT = [
     "When is the steering committee for the retail client?",
@@ -42,6 +44,8 @@ ONE_PROJECT = [
     "Where is the kickoff? Who else is coming?",
     "Who else is on the steering group?",
     "One client asked for another meeting.",
+    "Did the client send two invoices in March?",
+    "How many clients does Hal's team support?",
 ]
 
 
