@@ -8,10 +8,11 @@ answered from one project only. Here:
 
 - `asks_across_projects` reads the question's grammar (spaCy's parse): a word for an engagement
   (project, client, customer…) that is quantified beyond the one at hand ("other", "another",
-  "more than one", "any of my", "both", or counted as two or more: "two clients at once"), or the speaker's own past experience asked in the perfect
-  ("have I … before / ever / elsewhere"), or spanned by a preposition ("across my projects",
-  "between clients"), or the speaker's own calendar clashing (`asks_about_clashes`: "any scheduling
-  conflicts in June?", "have I double-booked myself?": one person's diary holds every project).
+  "more than one", "any of my", "both", or counted as two or more: "two clients at once"), or
+  the speaker's own past experience asked in the perfect ("have I … before / ever / elsewhere"),
+  or spanned by a preposition ("across my projects", "between clients"), or the speaker's own
+  calendar clashing (`asks_about_clashes`: "any scheduling conflicts in June?", "have I
+  double-booked myself?": one person's diary holds every project).
   It looks at roles in the sentence, not at phrasings: tests/unit/test_across.py checks it on
   phrasings that are in no development set.
 - `passages_across` (after the relevance gate): a question that spans projects names things that
