@@ -39,7 +39,8 @@ class Gate:
     # A later note's saying of what a kept passage says (`_keep_later_sayings`) needs this share of
     # the question's words: an update is said in fewer of them ("Leanne added a second rigging team,
     # so ninety-six all up"). Chosen leave one set out over the eleven keyed development sets from
-    # 0.1-0.3 (docs/benchmarks.md, "A later saying in fewer words"): 0.25 on ten folds, 0.2 on one.
+    # 0.1-0.3 (docs/benchmarks.md, "A number said in words; a later saying in fewer words"): 0.25 on
+    # ten folds, 0.2 on one.
     min_support_later: float = 0.25
 
 
