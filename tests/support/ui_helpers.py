@@ -82,6 +82,6 @@ def assert_every_line_shown(qtbot, root) -> None:  # type: ignore[no-untyped-def
     from pytestqt.exceptions import TimeoutError as WaitTimeout
 
     with contextlib.suppress(WaitTimeout):  # the assertion below names the labels
-        qtbot.waitUntil(lambda: not cut_off_labels(root), timeout=3000)
+        qtbot.waitUntil(lambda: not cut_off_labels(root), timeout=WAIT_MS)  # layout passes are events
     cut_off = cut_off_labels(root)
     assert not cut_off, "cut off:\n" + "\n".join(cut_off)

@@ -128,7 +128,7 @@ class LayersPanel(QScrollArea):
             self._add(muted_label("You did not correct yourself in this note."))
         self._add(section_heading(f"Connections ({len(layers.connections)})"))
         for connection in layers.connections:
-            card = ConnectionCard(connection, compact=True)
+            card = ConnectionCard(connection, compact=True, here=self.recording_id)
             card.open_requested.connect(self.open_requested.emit)
             card.verdict_requested.connect(self.give_verdict)
             self.cards.append(card)

@@ -211,8 +211,15 @@ class ConnectionCard(QFrame):
     verdict_requested = Signal(int, str)  # connection id, "accept" | "dismiss"
 
     def __init__(
-        self, connection: Connection, *, compact: bool = False, parent: QWidget | None = None
+        self,
+        connection: Connection,
+        *,
+        compact: bool = False,
+        here: int | None = None,
+        parent: QWidget | None = None,
     ) -> None:
+        """`compact`: short citations for a narrow panel; `here`: the recording already open, whose
+        side is cited by its moment only ("▶ at 0:39"), as the facts of that note are."""
         super().__init__(parent)
         self.connection = connection
         c = colours()
@@ -231,7 +238,8 @@ class ConnectionCard(QFrame):
         layout.addWidget(self.title)
         self.quotes: list[QuoteBlock] = []
         for side in (connection.a, connection.b):
-            block = QuoteBlock(side_place(side), side.quote, label="compact" if compact else "full")
+            label = "here" if side.recording_id == here else "compact" if compact else "full"
+            block = QuoteBlock(side_place(side), side.quote, label=label)
             block.open_requested.connect(self.open_requested.emit)
             self.quotes.append(block)
             layout.addWidget(block)
