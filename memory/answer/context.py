@@ -31,8 +31,8 @@ from memory.text.relevance import (
     asked_values,
     best_window,
     coverage,
+    number_values,
     said_stems,
-    said_values,
     stems,
 )
 
@@ -318,7 +318,7 @@ def passage_support(
     found = [n for n in required if n in anchors or mentioned(n)]
     if len(found) < len(required) and (values := asked_values(terms.raw, frozenset(required))):
         # "the 40k quote" is said "forty thousand": a number counts as said when the passage says its value
-        said = said_values(passage.text)
+        said = number_values(passage.text)
         found += [n for n, v in values.items() if n not in found and any(math.isclose(v, x) for x in said)]
     names = len(found) / len(required) if required else 1.0
     segments = passage.segments

@@ -197,7 +197,7 @@ def asked_values(question: str, names: frozenset[str]) -> dict[str, float]:
     return found
 
 
-def said_values(text: str) -> set[float]:
+def number_values(text: str) -> set[float]:
     """The values of the numbers a text says, in words or in digits."""
     return {q.value for q in find_quantities(text, text_language(text))}
 
