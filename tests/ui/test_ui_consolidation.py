@@ -158,11 +158,15 @@ def test_assigning_a_stretch_links_it(win, qtbot) -> None:  # type: ignore[no-un
     [(stretch_id, (assign, _dismiss))] = side.stretch_buttons.items()
     # The user is told as it is done; the status line may show a later message by the time it is read
     # (a loaded run timed out waiting for "Linked" there), so the message itself is what is checked.
+    # The window's status line is read as the message is sent (its slot, connected first, has run).
+    shown: list[str] = []
+    side.message.connect(lambda _text: shown.append(win.status_label.text()))
     with qtbot.waitSignal(
         side.message, timeout=WAIT_MS, check_params_cb=lambda text: text.startswith("Linked to")
     ):
         qtbot.mouseClick(assign, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not side.stretch_buttons, timeout=WAIT_MS)
+    assert any("Linked" in text for text in shown), shown
     [stretch] = list_stretches(win.library, recording_id=rid)
     assert stretch.id == stretch_id and stretch.status == "assigned" and stretch.project == "Linden Bakery"
 
