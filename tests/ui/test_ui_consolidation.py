@@ -282,23 +282,13 @@ def _narrowed_to_minimum(win) -> bool:  # type: ignore[no-untyped-def]
     return bool(win.width() == win.minimumWidth())
 
 
-def _cards_past_the_edge(page) -> list[str]:  # type: ignore[no-untyped-def]
-    viewport = page.area.viewport()
-    rights = [(card, card.mapTo(viewport, card.rect().topRight()).x()) for card in page.cards]
-    return [
-        f"{c.accessibleName()}: right edge {r} ≥ {viewport.width()}"
-        for c, r in rights
-        if r >= viewport.width()
-    ]
-
-
 def _assert_cards_fit(qtbot, page) -> None:  # type: ignore[no-untyped-def]
     # Wait for what is asserted, not for a sign of it: once the page is narrowed the body shrinks at
     # once, but its cards are laid out again by a later event (on a loaded machine the body already
     # fitted while a card still ended at 639 px in a 467 px viewport).
     with suppress(WaitTimeout):  # the assertion below names the card
-        qtbot.waitUntil(lambda: not _cards_past_the_edge(page), timeout=WAIT_MS)
-    beyond = _cards_past_the_edge(page)
+        qtbot.waitUntil(lambda: not past_the_right_edge(page.area.viewport(), page.body), timeout=WAIT_MS)
+    beyond = past_the_right_edge(page.area.viewport(), page.body)  # the cards and everything in them
     assert not beyond, "\n".join(beyond)
     assert_every_line_shown(qtbot, page.body)
 
